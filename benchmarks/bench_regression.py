@@ -1,0 +1,198 @@
+"""Speed, fidelity and memory of brainpipe.regression against the scikit-learn models Brain-Score uses.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_regression.py --quick          # < 3 min, smaller shapes
+    .venv/bin/python benchmarks/bench_regression.py                  # MajajHong-shaped, 1 split
+    .venv/bin/python benchmarks/bench_regression.py --folds 10 --methods pls --features 9216
+
+Data: MajajHong-shaped structured synthetic data (3200 stimuli; ReLU-like features that are a random
+mixture of 40 latent factors plus noise; targets driven by the same latents plus noise), float32
+activations as the model stage writes them. Split 90/10 (2880 train / 320 test) as Brain-Score does.
+
+Each (method, implementation, fold) runs in its own subprocess so its peak RSS is its own:
+``peak extra`` = ru_maxrss after fit+predict minus the RSS just before (the activation array is
+already loaded), reported as a multiple of the activation array's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent / "out"
+METHODS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
+
+
+def make_data(n: int, p: int, m: int, seed: int = 0, rank: int = 40):
+    """X (n, p) float32 ReLU-like activations, Y (n, m) float64 'neural' responses; shared latents."""
+    rng = np.random.default_rng(seed)
+    latents = rng.standard_normal((n, rank)).astype(np.float32)
+    X = np.empty((n, p), dtype=np.float32)
+    mixing = rng.standard_normal((rank, p), dtype=np.float32) / np.sqrt(rank)
+    for start in range(0, n, 256):  # blockwise: no float64 temp of X
+        block = latents[start:start + 256] @ mixing
+        block += 0.7 * rng.standard_normal(block.shape, dtype=np.float32)
+        X[start:start + 256] = np.maximum(block, 0)
+    weights = rng.standard_normal((rank, m)) * rng.uniform(0.2, 1.0, m)
+    Y = latents.astype(np.float64) @ weights + 1.5 * rng.standard_normal((n, m))
+    return X, Y
+
+
+def folds(n: int, n_folds: int, seed: int = 1):
+    """Brain-Score-like 90/10 shuffle splits (plain ShuffleSplit; no object stratification in synthetic data)."""
+    from sklearn.model_selection import ShuffleSplit
+
+    return list(ShuffleSplit(n_splits=n_folds, train_size=0.9, random_state=seed).split(np.zeros(n)))
+
+
+def sklearn_model(name: str):
+    from sklearn.cross_decomposition import PLSRegression
+    from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
+
+    from brainpipe.regression import ALPHA_LIST
+
+    if name == "pls":
+        return PLSRegression(n_components=25, scale=False)
+    if name == "ridge":
+        return Ridge(alpha=1)
+    if name == "ridgecv":
+        return RidgeCV(alphas=ALPHA_LIST)
+    if name == "linear":
+        return LinearRegression()
+    return SklearnNeuronToNeuron()
+
+
+class SklearnNeuronToNeuron:
+    """Brain-Score's SingleRegression, literally (numpy, per-target Pearson over all units, nanargmax)."""
+
+    def fit(self, X, Y):
+        X = np.asarray(X, dtype=np.float64)
+        Xc = X - X.mean(0)
+        Yc = Y - Y.mean(0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = (Xc.T @ Yc) / np.outer(np.linalg.norm(Xc, axis=0), np.linalg.norm(Yc, axis=0))
+        self.selected_ = np.nanargmax(r, axis=0)
+        return self
+
+    def predict(self, X):
+        return X[:, self.selected_]
+
+
+def worker(args) -> None:
+    """Fit + predict one (method, impl, fold); print a JSON line with time, RSS and held-out r."""
+    import torch
+
+    torch.set_num_threads(os.cpu_count() or 1)
+    from brainpipe.regression import make_regression
+    from brainpipe.stats import pearson_columns
+
+    X = np.load(args.x_path)
+    Y = np.load(args.y_path)
+    train, test = folds(len(X), args.n_folds)[args.fold]
+    Xtr, Xte = X[train], X[test]  # the train copy is what the metric pipeline hands over
+    del X
+    _reset_peak_rss()
+    rss_before = _status_bytes("VmRSS")
+    start = time.perf_counter()
+    model = make_regression(args.method) if args.impl == "ours" else sklearn_model(args.method)
+    model.fit(Xtr, Y[train])
+    pred = model.predict(Xte)
+    seconds = time.perf_counter() - start
+    peak = _status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    r = pearson_columns(pred, Y[test])
+    print(json.dumps({"seconds": seconds, "extra_peak": max(0, peak - rss_before), "x_bytes": Xtr.nbytes,
+                      "r": r.tolist(), "alpha": getattr(model, "alpha_", None)}))
+
+
+def _reset_peak_rss() -> None:
+    """Reset the kernel's peak-RSS mark (VmHWM) so it measures fit+predict, not the loading before."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _status_bytes(key: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def run_one(method, impl, fold, n_folds, x_path, y_path, timeout):
+    cmd = [sys.executable, __file__, "--worker", method, impl, str(fold), str(n_folds), str(x_path), str(y_path)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        raise RuntimeError(f"{method}/{impl} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small shapes (1600 stimuli, 2048 features), < 3 min")
+    parser.add_argument("--folds", type=int, default=1, help="how many of the 10 splits to run (default 1)")
+    parser.add_argument("--features", type=int, nargs="+", default=None, help="feature counts (default 9216 64896)")
+    parser.add_argument("--targets", type=int, default=168)
+    parser.add_argument("--stimuli", type=int, default=None)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument("--no-sklearn", action="store_true", help="time only ours")
+    parser.add_argument("--sklearn-timeout", type=float, default=1800, help="seconds before a sklearn run is abandoned")
+    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        method, impl, fold, n_folds, x_path, y_path = args.worker
+        worker(argparse.Namespace(method=method, impl=impl, fold=int(fold), n_folds=int(n_folds),
+                                  x_path=x_path, y_path=y_path))
+        return
+
+    n = args.stimuli or (1600 if args.quick else 3200)
+    features = args.features or ([2048] if args.quick else [9216, 64896])
+    OUT.mkdir(parents=True, exist_ok=True)
+    header = (f"{'method':<17}{'n×p→m':>20}{'fold':>5}{'ours s':>9}{'sklearn s':>11}{'speed-up':>10}"
+              f"{'max|Δr|':>10}{'med r':>8}{'ours RSS/X':>12}{'skl RSS/X':>11}  alpha ours/skl")
+    print(header)
+    print("-" * len(header))
+    for p in features:
+        X, Y = make_data(n, p, args.targets)
+        x_path, y_path = OUT / f"X_{n}x{p}.npy", OUT / f"Y_{n}x{args.targets}.npy"
+        np.save(x_path, X)
+        np.save(y_path, Y)
+        del X
+        for method in args.methods:
+            for fold in range(args.folds):
+                ours = run_one(method, "ours", fold, 10, x_path, y_path, None)
+                ref = None if args.no_sklearn else run_one(method, "sklearn", fold, 10, x_path, y_path,
+                                                          args.sklearn_timeout)
+                shape = f"{int(0.9 * n)}×{p}→{args.targets}"
+                line = f"{method:<17}{shape:>20}{fold:>5}{ours['seconds']:>9.2f}"
+                r_ours = np.array(ours["r"], dtype=float)
+                if ref is None:
+                    line += f"{'-' if args.no_sklearn else 'timeout':>11}{'':>10}{'':>10}"
+                    line += f"{np.nanmedian(r_ours):>8.3f}{ours['extra_peak'] / ours['x_bytes']:>12.2f}{'':>11}"
+                else:
+                    r_ref = np.array(ref["r"], dtype=float)
+                    line += (f"{ref['seconds']:>11.2f}{ref['seconds'] / ours['seconds']:>9.1f}×"
+                             f"{np.nanmax(np.abs(r_ours - r_ref)):>10.1e}{np.nanmedian(r_ours):>8.3f}"
+                             f"{ours['extra_peak'] / ours['x_bytes']:>12.2f}{ref['extra_peak'] / ref['x_bytes']:>11.2f}")
+                    if method == "ridgecv":
+                        line += f"  {ours['alpha']:g}/{ref['alpha']:g}"
+                print(line, flush=True)
+    print("RSS/X: peak RSS growth during fit+predict over the size of the float32 training activations.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Per-benchmark preparation of a recording assembly, as Brain-Score's benchmarks do it.
+
+Source: brain-score/vision benchmarks/majajhong2015/benchmark.py::load_assembly and
+benchmark_helpers/neural_common.py::average_repetition. Steps: select the region, reduce the time bins
+(mean over the benchmark's window, then drop the dimension when a single bin remains), order
+(presentation, neuroid); the *target* averages repetitions per stimulus (sorted by stimulus_id, the order
+Brain-Score's groupby produces and its CV splits depend on), the *repetitions* copy keeps every trial for the
+ceiling.
+"""
+
+import numpy as np
+import xarray as xr
+
+PRESENTATION_REQUIRED = ("stimulus_id", "repetition")
+NEUROID_REQUIRED = ("neuroid_id", "region")
+
+
+def check_assembly(assembly: xr.DataArray, source="assembly"):
+    """Raise one ValueError naming ``source`` and every missing dimension or coordinate."""
+    missing = [f"dimension '{d}'" for d in ("presentation", "neuroid") if d not in assembly.dims]
+    missing += [f"coordinate '{c}'" for c in PRESENTATION_REQUIRED + NEUROID_REQUIRED if c not in assembly.coords]
+    if "time_bin" in assembly.dims:
+        missing += [f"coordinate '{c}'" for c in ("time_bin_start", "time_bin_end") if c not in assembly.coords]
+    if missing:
+        raise ValueError(f"{source}: missing {', '.join(missing)}")
+
+
+def select_time_window(assembly: xr.DataArray, start, end, bin_size=None):
+    """Reduce ``time_bin`` to the window [start, end).
+
+    With ``bin_size`` None: average every bin lying inside the window into one (FreemanZiemba2013 takes the
+    mean of its 1-ms bins 50–200; MajajHong2015's single 70–170 bin passes through). With ``bin_size``: keep
+    several bins of that width (temporal benchmarks), each the mean of the source bins inside it.
+    """
+    if "time_bin" not in assembly.dims:
+        return assembly
+    starts = assembly["time_bin_start"].values
+    ends = assembly["time_bin_end"].values
+    windows = [(start, end)] if bin_size is None else [(t, t + bin_size) for t in range(start, end, bin_size)]
+    pieces = []
+    for window_start, window_end in windows:
+        inside = (starts >= window_start) & (ends <= window_end)
+        if not inside.any():
+            raise ValueError(f"no time bin of the assembly lies within {window_start}–{window_end} ms "
+                             f"(bins span {starts.min()}–{ends.max()} ms)")
+        piece = assembly.isel(time_bin=np.flatnonzero(inside)).mean("time_bin", keep_attrs=True)
+        pieces.append(piece.assign_coords(time_bin_start=window_start, time_bin_end=window_end))
+    if len(pieces) == 1:
+        return pieces[0]  # squeezed: the window stays as scalar coordinates, as Brain-Score's squeeze does
+    return xr.concat(pieces, dim="time_bin")
+
+
+def average_repetitions(assembly: xr.DataArray) -> xr.DataArray:
+    """Mean over repetitions of each stimulus, sorted by stimulus_id; per-stimulus coordinates are kept."""
+    stimulus_ids = assembly["stimulus_id"].values.astype(str)
+    unique, inverse = np.unique(stimulus_ids, return_inverse=True)
+    values = assembly.transpose("presentation", ...).values.astype(np.float64)
+    sums = np.zeros((len(unique),) + values.shape[1:])
+    np.add.at(sums, inverse, np.nan_to_num(values))
+    counts = np.zeros((len(unique),) + values.shape[1:])
+    np.add.at(counts, inverse, ~np.isnan(values))
+    with np.errstate(invalid="ignore"):
+        means = (sums / counts).astype(np.float32)  # skipna mean, as Brain-Score's .mean(skipna=True)
+    first = np.zeros(len(unique), dtype=int)
+    first[inverse[::-1]] = np.arange(len(inverse))[::-1]  # first presentation of each stimulus
+    coords = {}
+    for name, coord in assembly.coords.items():
+        if coord.dims == ("presentation",):
+            if name != "repetition":
+                coords[name] = ("presentation", coord.values[first])
+        elif "presentation" not in coord.dims:
+            coords[name] = coord
+    dims = ("presentation",) + tuple(d for d in assembly.transpose("presentation", ...).dims if d != "presentation")
+    return xr.DataArray(means, dims=dims, coords=coords, name=assembly.name, attrs=assembly.attrs)
+
+
+def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None, source="assembly"):
+    """Return (target, repetitions) for one region, both (presentation, neuroid[, time_bin]) float32."""
+    check_assembly(assembly, source)
+    regions = np.unique(assembly["region"].values.astype(str))
+    if region not in regions:
+        raise ValueError(f"{source}: no neuroids in region {region!r}; regions present: {list(regions)}")
+    selected = assembly.isel(neuroid=np.flatnonzero(assembly["region"].values.astype(str) == region))
+    selected = select_time_window(selected, *time_window, bin_size=bin_size)
+    order = ("presentation", "neuroid") + (("time_bin",) if "time_bin" in selected.dims else ())
+    repetitions = selected.transpose(*order).astype(np.float32)
+    values = repetitions.values
+    if np.isinf(values).any():
+        raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite values in region {region}")
+    target = average_repetitions(repetitions)
+    nan_rows = np.isnan(target.values).all(axis=tuple(range(1, target.ndim)))
+    if nan_rows.any():
+        raise ValueError(f"{source}: {int(nan_rows.sum())} stimuli have no finite response in region {region}")
+    return target, repetitions

@@ -1,0 +1,267 @@
+"""Where Brain-Score's public data live: object names and sha1 checksums of the assemblies and stimulus sets.
+
+Sources (see /work/shared/reference/brainscore-facts.md §1 and brainscore-facts-more.md §1):
+
+* MajajHong2015: brain-score/vision ``brainscore_vision/data/majajhong2015/__init__.py``;
+* FreemanZiemba2013: brain-score/vision ``brainscore_vision/data/freemanziemba2013/__init__.py``;
+* object-name rule and URL: brain-score/core ``brainscore_core/supported_data_standards/brainio/s3.py``
+  (``get_path``): ``{assy_|stimulus_}{identifier.replace('.', '_')}.{nc|csv|zip}`` in bucket ``brainscore-storage``,
+  folder ``brainio-brainscore/``. The same sha1s were used by the pre-2.0 catalogs, so they identify the content.
+
+Three ways to change where files come from, in order of precedence for one file:
+
+1. **Local files** (``local_overrides``): a mapping from object name to a path on disk, for example
+   ``{"assy_dicarlo_MajajHong2015_private.nc": "/data/brainscore/assy_dicarlo_MajajHong2015_private.nc"}``.
+   This is how users with the (non-public) MajajHong2015 private files use them: nothing is downloaded or copied,
+   the file is used where it is, after its sha1 is checked. Stimulus sets need two entries (``.csv`` and ``.zip``).
+2. **Another server** (``base_url``): a mirror with the same object names. :func:`base_url` picks the configured
+   value, else the environment variable ``BRAINPIPE_DATA_URL``, else :data:`DEFAULT_BASE_URL`.
+   A ``file:///path/to/folder/`` URL works too (urllib reads it), which is handy for a shared folder on a cluster.
+3. **Other checksums** (:meth:`Catalog.with_checksums`, :func:`read_checksums`): a JSON object
+   ``{"<object name>": "<sha1>", ...}`` replacing the sha1 of the named files. This exists for tests, whose
+   fixture files (``tests/brainio_fixtures.py``) have the real names but not the real contents; the workflow
+   passes it through config key ``data.checksums_override``. It should never be needed with real data: a sha1
+   mismatch against the real server means the file changed and the results would not be comparable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+#: Brain-Score's public bucket and folder (core ``s3.py``: ``https://{bucket}.s3.amazonaws.com/{folder}/{file}``).
+DEFAULT_BASE_URL = "https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/"
+
+#: Environment variable that replaces :data:`DEFAULT_BASE_URL` (a config value still wins over it).
+BASE_URL_ENV = "BRAINPIPE_DATA_URL"
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One object in the store: its file name (also its key under the base URL) and its sha1 hex digest."""
+
+    name: str
+    sha1: str
+
+
+@dataclass(frozen=True)
+class StimulusSetEntry:
+    """A stimulus set: metadata CSV plus a ZIP of the images, named ``stimulus_<id with . → _>.{csv,zip}``."""
+
+    identifier: str
+    csv: RemoteFile
+    zip: RemoteFile
+
+
+@dataclass(frozen=True)
+class AssemblyEntry:
+    """A data assembly (NetCDF DataArray) and the id of the stimulus set its presentations refer to.
+
+    ``identifier`` is Brain-Score's full identifier (e.g. ``dicarlo.MajajHong2015.public``), which is also the
+    DataArray's name in the file; the key in :data:`ASSEMBLIES` is the shorter registry key.
+    """
+
+    identifier: str
+    file: RemoteFile
+    stimulus_set: str
+
+
+def object_name(identifier: str, extension: str) -> str:
+    """Store file name of an identifier, by core ``get_path``'s rule.
+
+    >>> object_name("dicarlo.MajajHong2015.public", "nc")
+    'assy_dicarlo_MajajHong2015_public.nc'
+    >>> object_name("hvm-public", "zip")
+    'stimulus_hvm-public.zip'
+    """
+    prefix = "assy_" if extension == "nc" else "stimulus_"
+    return f"{prefix}{identifier.replace('.', '_')}.{extension}"
+
+
+def _assembly(identifier: str, sha1: str, stimulus_set: str) -> AssemblyEntry:
+    return AssemblyEntry(identifier, RemoteFile(object_name(identifier, "nc"), sha1), stimulus_set)
+
+
+def _stimuli(identifier: str, csv_sha1: str, zip_sha1: str) -> StimulusSetEntry:
+    return StimulusSetEntry(
+        identifier,
+        RemoteFile(object_name(identifier, "csv"), csv_sha1),
+        RemoteFile(object_name(identifier, "zip"), zip_sha1),
+    )
+
+
+# Registry keys as in brain-score/vision's data plugins (load_dataset('MajajHong2015.public') etc.).
+ASSEMBLIES: dict[str, AssemblyEntry] = {
+    "MajajHong2015.public": _assembly(
+        "dicarlo.MajajHong2015.public", "13d28ca0ce88ee550b54db3004374ae19096e9b9", "hvm-public"),
+    "MajajHong2015.private": _assembly(
+        "dicarlo.MajajHong2015.private", "7a40d16148d6f82939155f0bd976d310857fb156", "hvm-private"),
+    "MajajHong2015": _assembly(
+        "dicarlo.MajajHong2015", "bf8f8d01010d727e3db3f85a9bd5f95f9456b7ec", "hvm"),
+    "FreemanZiemba2013.public": _assembly(
+        "movshon.FreemanZiemba2013.public", "761c08f796db4e342555cdb60eef23a4f19ead43",
+        "FreemanZiemba2013.aperture-public"),
+    "FreemanZiemba2013.private": _assembly(
+        "movshon.FreemanZiemba2013.private", "63f636fa2e2b51b47a676768a69b06ce95efdd8f",
+        "FreemanZiemba2013.aperture-private"),
+}
+
+STIMULUS_SETS: dict[str, StimulusSetEntry] = {
+    "hvm-public": _stimuli(
+        "hvm-public", "5ca7a3da00d8e9c694a9cd725df5ba0ad6d735af", "8aa44e038d7b551efa8077467622f9d48d72e473"),
+    "hvm-private": _stimuli(
+        "hvm-private", "6ff4981722fa05feb73a2bd26bbbba8b50dc29a6", "d7b1ca1876dad87e15b0242b4c82c0203ff3cbd3"),
+    "hvm": _stimuli(
+        "hvm", "a56f55205904d5fb5ead4d0dc7bfad5cc4083b94", "6fd5080deccfb061699909ffcb86a26209516811"),
+    "FreemanZiemba2013.aperture-public": _stimuli(
+        "FreemanZiemba2013.aperture-public",
+        "194c9b301a4e3e9cff02481d4c19b39331d52660", "3a6fec1fc28c212882d6833e267ea8654d289611"),
+    "FreemanZiemba2013.aperture-private": _stimuli(
+        "FreemanZiemba2013.aperture-private",
+        "65bee31483dd743ae2a19c6af03b9abe5f4d5a41", "daa724a4797b23929df59c18744923790edf71cb"),
+}
+
+
+def _unknown(kind: str, key: str, known) -> ValueError:
+    return ValueError(f"unknown {kind} {key!r}; known: {', '.join(sorted(known))}")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The assemblies and stimulus sets brainpipe can fetch, with their checksums.
+
+    Immutable: :meth:`with_checksums` returns a new catalog, so the module-level :data:`DEFAULT` never changes.
+    """
+
+    assemblies: Mapping[str, AssemblyEntry] = field(default_factory=lambda: dict(ASSEMBLIES))
+    stimulus_sets: Mapping[str, StimulusSetEntry] = field(default_factory=lambda: dict(STIMULUS_SETS))
+
+    def assembly(self, key: str) -> AssemblyEntry:
+        """Entry of an assembly by registry key (``MajajHong2015.public``); ValueError listing the known keys."""
+        try:
+            return self.assemblies[key]
+        except KeyError:
+            raise _unknown("assembly", key, self.assemblies) from None
+
+    def stimulus_set(self, key: str) -> StimulusSetEntry:
+        """Entry of a stimulus set by id (``hvm-public``); ValueError listing the known ids."""
+        try:
+            return self.stimulus_sets[key]
+        except KeyError:
+            raise _unknown("stimulus set", key, self.stimulus_sets) from None
+
+    def files(self) -> dict[str, RemoteFile]:
+        """Every file of the catalog by object name."""
+        found = {entry.file.name: entry.file for entry in self.assemblies.values()}
+        for entry in self.stimulus_sets.values():
+            found[entry.csv.name] = entry.csv
+            found[entry.zip.name] = entry.zip
+        return found
+
+    def with_checksums(self, overrides: Mapping[str, str] | None) -> "Catalog":
+        """A copy whose files named in ``overrides`` (object name → sha1) carry the given sha1 instead.
+
+        Meant for tests with fixture files under the real names. An unknown name raises ValueError rather
+        than being ignored, so a typo cannot silently leave the real checksum in place.
+        """
+        if not overrides:
+            return self
+        known = self.files()
+        unknown = sorted(set(overrides) - set(known))
+        if unknown:
+            raise ValueError(f"checksum override for unknown file(s) {unknown}; known: {', '.join(sorted(known))}")
+        for name, sha1 in overrides.items():
+            if not (isinstance(sha1, str) and len(sha1) == 40 and all(c in "0123456789abcdef" for c in sha1)):
+                raise ValueError(f"checksum override for {name!r} is not a 40-digit lowercase sha1 hex: {sha1!r}")
+
+        def swap(remote: RemoteFile) -> RemoteFile:
+            return replace(remote, sha1=overrides[remote.name]) if remote.name in overrides else remote
+
+        return Catalog(
+            assemblies={key: replace(entry, file=swap(entry.file)) for key, entry in self.assemblies.items()},
+            stimulus_sets={key: replace(entry, csv=swap(entry.csv), zip=swap(entry.zip))
+                           for key, entry in self.stimulus_sets.items()},
+        )
+
+
+#: The catalog with Brain-Score's real checksums.
+DEFAULT = Catalog()
+
+
+def read_checksums(path: str | os.PathLike | None) -> dict[str, str]:
+    """Read a checksum-override JSON file ``{"<object name>": "<sha1>"}``; ``None`` or ``""`` gives ``{}``."""
+    if not path:
+        return {}
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: cannot read checksum overrides ({error})") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{path}: checksum overrides must be a JSON object of file name → sha1 strings")
+    return data
+
+
+def load_catalog(checksums_override: str | os.PathLike | None = None) -> Catalog:
+    """The default catalog, with the checksums of ``checksums_override`` (a JSON file path) if given."""
+    return DEFAULT.with_checksums(read_checksums(checksums_override))
+
+
+def base_url(configured: str | None = None) -> str:
+    """Base URL of the store: ``configured`` if set, else ``$BRAINPIPE_DATA_URL``, else :data:`DEFAULT_BASE_URL`.
+
+    Empty strings count as unset. The result always ends with ``/`` so that ``base_url + name`` is the
+    object's URL (``urljoin`` would drop the last path component of a base without the slash).
+    """
+    url = configured or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+    return url if url.endswith("/") else url + "/"
+
+
+def url_of(remote: RemoteFile, base: str) -> str:
+    """Download URL of a file under a base URL (with or without trailing slash)."""
+    return (base if base.endswith("/") else base + "/") + remote.name
+
+
+def cache_path(remote: RemoteFile, cache_dir: str | os.PathLike) -> Path:
+    """Where a file is cached: ``<cache_dir>/<sha1>/<name>`` (brainio's ``~/.brainio/<sha1>/<file>`` layout).
+
+    Keying the folder by sha1 means a changed checksum never reuses a stale file, and two versions can coexist.
+    """
+    return Path(cache_dir) / remote.sha1 / remote.name
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where one file will be read from: a user's local copy (``url is None``) or a download into the cache."""
+
+    remote: RemoteFile
+    path: Path
+    url: str | None
+
+    @property
+    def is_local(self) -> bool:
+        return self.url is None
+
+
+def resolve(remote: RemoteFile, cache_dir: str | os.PathLike, base: str,
+            local_overrides: Mapping[str, str | os.PathLike] | None = None) -> Resolved:
+    """Decide where ``remote`` comes from, without touching the network or the disk.
+
+    Parameters
+    ----------
+    remote : RemoteFile
+        The catalog file.
+    cache_dir : path
+        Download cache root; the file goes to :func:`cache_path`.
+    base : str
+        Base URL (see :func:`base_url`).
+    local_overrides : mapping of object name to path, optional
+        Files the user already has (e.g. the MajajHong2015 private assembly). A listed file is used in place:
+        ``Resolved.path`` is that path (``~`` expanded) and ``Resolved.url`` is None.
+    """
+    if local_overrides and remote.name in local_overrides:
+        return Resolved(remote, Path(local_overrides[remote.name]).expanduser(), None)
+    return Resolved(remote, cache_path(remote, cache_dir), url_of(remote, base))

@@ -1,0 +1,28 @@
+"""Logging for workflow scripts: everything a stage prints goes to its Snakemake ``log:`` file.
+
+A failure writes the full traceback to the log and one clear line to the terminal, then exits non-zero, so the
+user sees what went wrong without scrolling through a traceback.
+"""
+
+import contextlib
+import sys
+import traceback
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def logged(log_path, stage):
+    log_path = Path(log_path)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    terminal = sys.stderr
+    with open(log_path, "w", buffering=1) as log:
+        sys.stderr = sys.stdout = log
+        try:
+            yield log
+        except Exception as error:  # every failure: one line on screen, traceback in the log
+            traceback.print_exc(file=log)
+            sys.stderr, sys.stdout = terminal, sys.__stdout__
+            print(f"brainpipe {stage} failed: {error}\n  (full traceback: {log_path})", file=terminal, flush=True)
+            raise SystemExit(1) from None
+        finally:
+            sys.stderr, sys.stdout = terminal, sys.__stdout__

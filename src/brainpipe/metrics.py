@@ -1,0 +1,110 @@
+"""One fold of a metric: the unit of work the workflow runs as one job.
+
+Regression metrics (brain-score/vision metrics/regression_correlation/metric.py): fit on the fold's train
+stimuli, predict the test stimuli, Pearson r per neuroid. Representational metrics (metrics/rdm, metrics/cka):
+compare the two representations on the fold's stimuli. Temporal ``spantime_*`` metrics (brainscore-facts-more
+§7.7): one regression fitted on (time_bin × stimulus) samples, r per neuroid per time bin.
+"""
+
+import numpy as np
+import xarray as xr
+
+from .benchmarks import REGRESSION_METRICS, SPLIT_METRICS, Benchmark
+from .splits import cv_splits
+from .stats import pearson_columns
+
+SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
+
+
+def align(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
+    """Reorder ``source`` presentations to the target's stimulus order (the target is sorted by stimulus_id)."""
+    source_ids = source["stimulus_id"].values.astype(str)
+    target_ids = target["stimulus_id"].values.astype(str)
+    position = {stimulus: i for i, stimulus in enumerate(source_ids)}
+    missing = [s for s in target_ids if s not in position]
+    if missing:
+        raise ValueError(f"{source_name} lacks {len(missing)} stimuli of {target_name}, e.g. {missing[:3]}")
+    return source.isel(presentation=[position[s] for s in target_ids])
+
+
+def fold_indices(benchmark: Benchmark, target: xr.DataArray, fold: int):
+    """(train, test) indices into the target's presentations for ``fold``; train is None for test-only splits."""
+    n = target.sizes["presentation"]
+    if not 0 <= fold < benchmark.n_folds:
+        raise ValueError(f"{benchmark.identifier}: fold {fold} out of range 0..{benchmark.n_folds - 1}")
+    settings = benchmark.settings
+    random_state = settings.get("random_state", 1)
+    stratification = benchmark.family.stratification
+    if stratification is not None and stratification not in target.coords:
+        raise ValueError(f"{benchmark.identifier}: target has no stratification coordinate {stratification!r}")
+    labels = target[stratification].values if stratification else None
+    if benchmark.metric in SPLIT_METRICS:
+        if SPLIT_COORD not in target.coords:
+            raise ValueError(f"{benchmark.identifier}: a *_split metric needs a presentation coordinate "
+                             f"{SPLIT_COORD!r} with 'train'/'test' values; the data has none")
+        split = target[SPLIT_COORD].values.astype(str)
+        return np.flatnonzero(split == "train"), np.flatnonzero(split == "test")
+    if benchmark.metric in ("rdm", "cka", "cka_biased"):
+        return None, np.arange(n)
+    if benchmark.metric in ("rdm_cv", "cka_cv"):
+        # TestOnlyCrossValidation: StratifiedShuffleSplit(test_size=.9); only the test part is compared.
+        _, test = cv_splits(n, labels, benchmark.n_folds, train_size=None, test_size=0.9,
+                            random_state=random_state)[fold]
+        return None, test
+    train, test = cv_splits(n, labels, benchmark.n_folds, train_size=settings.get("train_size", 0.9),
+                            random_state=random_state)[fold]
+    return train, test
+
+
+def _regression_name(metric):
+    name = metric.removesuffix("_split").removeprefix("spantime_")
+    if name not in REGRESSION_METRICS:
+        raise ValueError(f"metric {metric!r} is not a regression metric")
+    return name
+
+
+def _regression_params(benchmark):
+    name = _regression_name(benchmark.metric)
+    params = {}
+    if name == "pls":
+        params["n_components"] = int(benchmark.settings.get("pls_components", 25))
+    if name == "ridge":
+        params["alpha"] = float(benchmark.settings.get("ridge_alpha", 1.0))
+    return name, params
+
+
+def run_fold(benchmark: Benchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
+    """Score one fold. Returns a dict with the fold's values (per neuroid, or one similarity)."""
+    source = align(source, target)
+    train, test = fold_indices(benchmark, target, fold)
+    X = source.values
+    Y = target.values
+    result = {"fold": fold, "n_test": int(len(test)), "n_train": 0 if train is None else int(len(train)),
+              "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist()}
+    if benchmark.kind == "representational":
+        from .representational import similarity
+
+        name = benchmark.metric.removesuffix("_cv")
+        result["value"] = float(similarity(name, X[test], Y[test]))
+        return result
+    from .regression import make_regression
+
+    name, params = _regression_params(benchmark)
+    if benchmark.kind == "temporal":
+        if Y.ndim != 3:
+            raise ValueError(f"{benchmark.identifier}: a spantime metric needs a target with a time_bin dimension")
+        n_bins = Y.shape[2]
+        source_bins = X if X.ndim == 3 else np.repeat(X[:, :, None], n_bins, axis=2)  # static model: same per bin
+        stack = lambda a, idx: np.concatenate([a[idx, :, b] for b in range(n_bins)])  # (bin × stimulus) samples
+        regression = make_regression(name, device=device, **params).fit(stack(source_bins, train), stack(Y, train))
+        per_bin = [pearson_columns(regression.predict(source_bins[test, :, b]), Y[test, :, b]) for b in range(n_bins)]
+        result["values"] = [r.tolist() for r in per_bin]
+        result["time_bin_start"] = target["time_bin_start"].values.tolist()
+        result["time_bin_end"] = target["time_bin_end"].values.tolist()
+    else:
+        regression = make_regression(name, device=device, **params).fit(X[train], Y[train])
+        result["values"] = pearson_columns(regression.predict(X[test]), Y[test]).tolist()
+        if hasattr(regression, "alpha_"):
+            result["alpha"] = float(regression.alpha_)
+    result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()
+    return result

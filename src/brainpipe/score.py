@@ -1,0 +1,53 @@
+"""Aggregate fold results and a ceiling into a benchmark score.
+
+Regression metrics: median over neuroids per fold, mean over folds, error = SEM over folds (ddof 0)
+(brain-score/vision metric_helpers/transformations.py); ceiled = raw² / ceiling with the raw score's error copied
+unchanged (benchmark_helpers/neural_common.py::explained_variance, since Jan 2026). Representational metrics:
+mean over folds, ceiled = raw / ceiling (benchmarks/__init__.py, RSABenchmark). No clipping: a ceiled score above 1
+is reported as is and flagged ``above_ceiling``.
+"""
+
+import numpy as np
+
+from .benchmarks import Benchmark
+
+
+def fold_summary(fold):
+    """One number per fold (per time bin for temporal metrics)."""
+    if "value" in fold:
+        return fold["value"]
+    values = np.asarray(fold["values"], dtype=np.float64)
+    if values.ndim == 2:  # (time_bin, neuroid)
+        return np.nanmedian(values, axis=1).tolist()
+    return float(np.nanmedian(values))
+
+
+def aggregate(benchmark: Benchmark, folds, ceiling):
+    folds = sorted(folds, key=lambda f: f["fold"])
+    per_fold = [fold_summary(f) for f in folds]
+    values = np.asarray(per_fold, dtype=np.float64)  # (fold,) or (fold, time_bin)
+    raw = values.mean(axis=0)
+    error = values.std(axis=0, ddof=0) / np.sqrt(len(values)) if len(values) > 1 else np.zeros_like(raw)
+    ceiling_value = np.asarray(ceiling["ceiling"], dtype=np.float64)
+    if benchmark.kind == "representational":
+        ceiled = raw / ceiling_value
+        formula = "raw / ceiling"
+    else:
+        ceiled = raw ** 2 / ceiling_value
+        formula = "raw**2 / ceiling"
+    result = {
+        "score": float(np.mean(ceiled)),
+        "raw": float(np.mean(raw)),
+        "ceiling": float(np.mean(ceiling_value)),
+        "error": float(np.mean(error)) if raw.ndim else float(error),
+        "ceiling_error": float(np.mean(ceiling["error"])),
+        "per_fold": per_fold,
+        "n_folds": len(folds),
+        "formula": formula,
+        "above_ceiling": bool(np.any(ceiled > 1)),
+    }
+    if raw.ndim:  # temporal: keep the per-bin values; the headline is their mean
+        result.update(score_per_time_bin=ceiled.tolist(), raw_per_time_bin=raw.tolist(),
+                      ceiling_per_time_bin=ceiling_value.tolist(), error_per_time_bin=error.tolist(),
+                      time_bin_start=folds[0].get("time_bin_start"), time_bin_end=folds[0].get("time_bin_end"))
+    return result

@@ -1,0 +1,77 @@
+"""Checks of a brainpipe config beyond its JSON schema: names that must exist (models, benchmarks, layers).
+
+Lives in the library (not in the Snakefile) so it can be tested alone and reused by the ``brainpipe`` command.
+"""
+
+import functools
+
+from . import benchmarks as bench
+from .models import PIXELS
+
+
+class ConfigError(ValueError):
+    """A config value that names something unknown; the message names the config key."""
+
+
+@functools.lru_cache(maxsize=None)
+def architecture_layers(architecture):
+    """Named modules of a torchvision architecture (built untrained: no download, ~1 s)."""
+    if architecture == PIXELS:
+        return (PIXELS,)
+    from ._torchvision import import_torchvision
+
+    torchvision = import_torchvision()
+    try:
+        network = torchvision.models.get_model(architecture, weights=None)
+    except ValueError:
+        raise ConfigError(f"unknown torchvision architecture {architecture!r}") from None
+    return tuple(name for name, _ in network.named_modules() if name)
+
+
+@functools.lru_cache(maxsize=None)
+def leaf_layers(architecture):
+    """Layers used by ``sweep: all``: every leaf module except dropout, in forward order."""
+    if architecture == PIXELS:
+        return (PIXELS,)
+    from ._torchvision import import_torchvision
+
+    network = import_torchvision().models.get_model(architecture, weights=None)
+    return tuple(name for name, module in network.named_modules()
+                 if name and not list(module.children()) and "Dropout" not in type(module).__name__)
+
+
+def layers_for_sweep(spec, region):
+    sweep = (spec.get("sweep") or {}).get(region, [])
+    if sweep == "all":
+        return list(leaf_layers(spec["architecture"]))
+    return list(sweep)
+
+
+def check_config(config):
+    """Raise ConfigError naming the first key whose value names something unknown."""
+    zoo = config["model_zoo"]
+    for index, name in enumerate(config["models"]):
+        if name not in zoo:
+            raise ConfigError(f"config models[{index}]: unknown model {name!r}; model_zoo has {sorted(zoo)}")
+    for index, identifier in enumerate(config["benchmarks"]):
+        try:
+            bench.parse(identifier)
+        except ValueError as error:
+            raise ConfigError(f"config benchmarks[{index}]: {error}") from None
+    for identifier in config.get("benchmark_settings", {}):
+        try:
+            bench.parse(identifier)
+        except ValueError as error:
+            raise ConfigError(f"config benchmark_settings.{identifier}: {error}") from None
+    for name in config["models"]:
+        spec = zoo[name]
+        known = architecture_layers(spec["architecture"])
+        for region, layer in spec["layers"].items():
+            if layer not in known:
+                raise ConfigError(f"config model_zoo.{name}.layers.{region}: {spec['architecture']} has no layer "
+                                  f"{layer!r}; e.g. {list(known)[:10]}")
+        for region, layers in (spec.get("sweep") or {}).items():
+            for layer in ([] if layers == "all" else layers):
+                if layer not in known:
+                    raise ConfigError(f"config model_zoo.{name}.sweep.{region}: no layer {layer!r} "
+                                      f"in {spec['architecture']}")

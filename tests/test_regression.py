@@ -1,0 +1,164 @@
+"""brainpipe.regression against the scikit-learn models Brain-Score uses, on small structured data."""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from sklearn.cross_decomposition import PLSRegression as SkPLS
+from sklearn.linear_model import LinearRegression as SkLinear
+from sklearn.linear_model import Ridge as SkRidge
+from sklearn.linear_model import RidgeCV as SkRidgeCV
+
+from brainpipe.regression import ALPHA_LIST, REGRESSIONS, make_regression, resolve_device
+from brainpipe.stats import pearson_columns
+
+
+def structured(n, p, m, rank=8, seed=0, dtype=np.float64):
+    """Low-rank, ReLU-like features (positive mean) and targets driven by the same latents, plus noise."""
+    rng = np.random.default_rng(seed)
+    latents = rng.standard_normal((n, rank))
+    X = np.maximum(latents @ rng.standard_normal((rank, p)) + 0.5 * rng.standard_normal((n, p)), 0) + 0.1
+    Y = latents @ rng.standard_normal((rank, m)) + rng.standard_normal((n, m))
+    return X.astype(dtype), Y
+
+
+def split(X, Y, frac=0.9):
+    k = int(frac * len(X))
+    return X[:k], Y[:k], X[k:], Y[k:]
+
+
+SKLEARN = {
+    "pls": lambda: SkPLS(n_components=25, scale=False),
+    "ridge": lambda: SkRidge(alpha=1),
+    "ridgecv": lambda: SkRidgeCV(alphas=ALPHA_LIST),
+    "linear": lambda: SkLinear(),
+}
+
+
+def test_alpha_list():
+    assert len(ALPHA_LIST) == 99
+    assert ALPHA_LIST[:8] == (0.01, 0.1, 0.5, 1.0, 10.0, 32.5, 55.0, 77.5)
+    assert ALPHA_LIST[8] == 100 and ALPHA_LIST[-1] == 1e7 and 950 in ALPHA_LIST and 9.5e5 in ALPHA_LIST
+    assert all(a < b for a, b in zip(ALPHA_LIST, ALPHA_LIST[1:]))
+
+
+@pytest.mark.parametrize("shape", [(240, 60, 30), (120, 400, 20)], ids=["p<n", "p>n"])
+@pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv", "linear"])
+def test_matches_sklearn(name, shape):
+    X, Y = structured(*shape)
+    Xtr, Ytr, Xte, Yte = split(X, Y)
+    ours = make_regression(name).fit(Xtr, Ytr)
+    ref = SKLEARN[name]().fit(Xtr, Ytr)
+    a, b = ours.predict(Xte), ref.predict(Xte)
+    assert a.dtype == np.float32 and a.shape == b.shape
+    scale = np.abs(b).max()
+    assert np.abs(a - b).max() <= 1e-4 * scale
+    r_ours, r_ref = pearson_columns(a, Yte), pearson_columns(b, Yte)
+    assert np.abs(r_ours - r_ref).max() < 1e-3
+    if name == "ridgecv":
+        assert ours.alpha_ == ref.alpha_
+
+
+@pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv"])
+def test_float32_input_close_to_sklearn_float64(name):
+    """Activations arrive as float32: held-out r must stay within 1e-3 of sklearn's (float64) fit."""
+    X, Y = structured(300, 500, 40, seed=3)
+    Xtr, Ytr, Xte, Yte = split(X, Y)
+    a = make_regression(name).fit(Xtr.astype(np.float32), Ytr).predict(Xte.astype(np.float32))
+    b = SKLEARN[name]().fit(Xtr, Ytr).predict(Xte)
+    assert np.abs(pearson_columns(a, Yte) - pearson_columns(b, Yte)).max() < 1e-3
+    assert np.abs(a - b).max() <= 1e-3 * np.abs(b).max()
+
+
+def test_ridgecv_alpha_choice_over_a_range_of_noise():
+    """Same alpha as sklearn where the optimum moves through the list."""
+    for seed, noise in enumerate([0.1, 1.0, 5.0, 20.0]):
+        rng = np.random.default_rng(seed)
+        X, _ = structured(150, 80, 10, seed=seed)
+        Y = X @ rng.standard_normal((80, 10)) * 0.05 + noise * rng.standard_normal((150, 10))
+        ours = make_regression("ridgecv").fit(X, Y)
+        ref = SkRidgeCV(alphas=ALPHA_LIST).fit(X, Y)
+        assert ours.alpha_ == ref.alpha_, (noise, ours.alpha_, ref.alpha_)
+
+
+def test_neuron_to_neuron():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((50, 12))
+    X[:, 4] = 3.0  # constant source: r NaN, never chosen
+    Y = np.stack([2 * X[:, 7] + 0.1 * rng.standard_normal(50), -X[:, 2] + 5, X[:, 0] + X[:, 1]], axis=1)
+    model = make_regression("neuron_to_neuron").fit(X, Y)
+    # reference: Brain-Score's nanargmax over per-column Pearson r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.array([[np.corrcoef(X[:, i], Y[:, j])[0, 1] for j in range(3)] for i in range(12)])
+    np.testing.assert_array_equal(model.selected_, np.nanargmax(r, axis=0))
+    pred = model.predict(X[:5])
+    assert pred.dtype == np.float32
+    np.testing.assert_allclose(pred, X[:5, model.selected_].astype(np.float32))
+
+
+def test_pls_clamps_n_components():
+    X, Y = structured(20, 100, 5)
+    model = make_regression("pls", n_components=25).fit(X, Y)
+    assert model.n_components_ == 19  # min(25, n - 1, p)
+    assert np.isfinite(model.predict(X)).all()
+    X, Y = structured(50, 6, 5)
+    assert make_regression("pls").fit(X, Y).n_components_ == 6
+
+
+@pytest.mark.parametrize("name", REGRESSIONS)
+def test_constant_target_column(name):
+    X, Y = structured(80, 30, 4)
+    Y[:, 2] = 7.0
+    Xtr, Ytr, Xte, _ = split(X, Y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pred = make_regression(name).fit(Xtr, Ytr).predict(Xte)
+    assert np.isfinite(pred).all()
+    if name != "neuron_to_neuron":
+        np.testing.assert_allclose(pred[:, 2], 7.0, rtol=1e-6)
+    if name in SKLEARN:  # the other targets are unaffected: still match sklearn
+        ref = SKLEARN[name]().fit(Xtr, Ytr).predict(Xte)
+        np.testing.assert_allclose(pred, ref, rtol=0, atol=1e-4 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("name", REGRESSIONS)
+@pytest.mark.parametrize("which", ["X", "Y"])
+def test_non_finite_raises(name, which):
+    X, Y = structured(40, 10, 3)
+    (X if which == "X" else Y)[3, 1] = np.nan
+    (X if which == "X" else Y)[5, 2] = np.inf
+    with pytest.raises(ValueError, match=rf"{which} contains 2 non-finite"):
+        make_regression(name).fit(X, Y)
+
+
+def test_unknown_name_and_device():
+    with pytest.raises(ValueError, match="unknown regression 'plsx'.*pls, ridge, ridgecv, linear, neuron_to_neuron"):
+        make_regression("plsx")
+    with pytest.raises(ValueError, match="unknown device"):
+        resolve_device("tpu")
+    assert resolve_device("cpu") == "cpu"
+    assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def test_brainscore_peer_pls_self_prediction():
+    """brainscore_vision/metrics/regression_correlation/test.py: 30x25 arange(750)+N(0,1), pls x->x ≈ 1."""
+    rng = np.random.default_rng(0)
+    x = (np.arange(750).reshape(30, 25) + rng.standard_normal((30, 25))).astype(np.float32)
+    test = np.arange(30) % 10 == 0  # 3 held-out stimuli, one per 10
+    pred = make_regression("pls").fit(x[~test], x[~test]).predict(x[test])
+    r = pearson_columns(pred.T, x[test].T)  # Pearson per held-out stimulus across its 25 values
+    np.testing.assert_allclose(r, 1.0, atol=1e-5)
+    r_neuroid = pearson_columns(pred, x[test])  # per neuroid over the 3 test stimuli
+    np.testing.assert_allclose(r_neuroid, 1.0, atol=1e-5)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (torch.cuda.is_available() is False)")
+@pytest.mark.parametrize("name", REGRESSIONS)
+def test_cuda_matches_cpu(name):
+    X, Y = structured(200, 300, 20)
+    X = X.astype(np.float32)
+    Xtr, Ytr, Xte, _ = split(X, Y)
+    cpu = make_regression(name, device="cpu").fit(Xtr, Ytr).predict(Xte)
+    gpu = make_regression(name, device="cuda").fit(Xtr, Ytr).predict(Xte)
+    np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-4 * np.abs(cpu).max())

@@ -1,0 +1,223 @@
+"""The slurm profile against a real single-node SLURM cluster (slurmctld + slurmd + slurmdbd on 127.0.0.1).
+
+Needs root on Debian (apt installs munge/slurm/mariadb on first use); deselected by default:
+
+    sudo .venv/bin/pytest -m slurm tests/test_slurm.py -s      # -s shows the job ids and wall times
+
+The cluster comes from .ci/slurm/setup.sh and is stopped by .ci/slurm/teardown.sh (pid files only) after the
+module, also when a test fails. The tiny grid (tests/configs/tiny.yaml) runs in a temporary directory with
+
+    snakemake -s <repo>/Snakefile --directory <tmp> --configfile tests/configs/tiny.yaml \
+        --profile profiles/slurm --workflow-profile tests/slurm/ci
+
+(in snakemake 9 --workflow-profile overrides --profile per top-level key, so the CI file is the override), and
+its scores must equal a local `snakemake --cores 2` run bit for bit. A second run asks for device=cuda on the
+CPU-only node: the activations jobs must fail in SLURM and snakemake must report them with their logs.
+
+Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1200),
+BRAINPIPE_SLURM_CONFIG (another config file for the grid), BRAINPIPE_SLURM_KEEP=1 (leave the daemons running).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.slurm
+
+REPO = Path(__file__).resolve().parents[1]
+SETUP = REPO / ".ci" / "slurm" / "setup.sh"
+TEARDOWN = REPO / ".ci" / "slurm" / "teardown.sh"
+SNAKEFILE = REPO / "Snakefile"
+TINY = Path(os.environ.get("BRAINPIPE_SLURM_CONFIG", REPO / "tests" / "configs" / "tiny.yaml"))
+SLURM_PROFILE = REPO / "profiles" / "slurm"
+CI_PROFILE = REPO / "tests" / "slurm" / "ci"
+RUN_TIMEOUT = int(os.environ.get("BRAINPIPE_SLURM_TIMEOUT", "1200"))
+SCORE_KEYS = ("score", "raw", "ceiling")
+SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
+
+
+def _why_not_here():
+    """Reason this machine cannot host the test cluster, or None."""
+    if os.name != "posix" or os.geteuid() != 0:
+        return "needs root: .ci/slurm/setup.sh installs packages and starts munge/slurm/mariadb daemons"
+    if not Path("/etc/debian_version").exists():
+        return "needs Debian (the recipe uses Debian 12's slurm 22.05 packages); /etc/debian_version not found"
+    if shutil.which("apt-get") is None:
+        return "needs apt-get to install munge, slurmctld, slurmd, slurmdbd, mariadb-server"
+    if shutil.which("timeout") is None:
+        return "needs coreutils timeout"
+    return None
+
+
+def _env():
+    env = dict(os.environ)
+    env.pop("SNAKEMAKE_PROFILE", None)  # only the profiles named on the command line
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # jobs find this venv
+    return env
+
+
+def _snakemake():
+    exe = Path(sys.executable).parent / "snakemake"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "snakemake"]
+
+
+def _tail(text, lines=60):
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def run_snakemake(workdir, *args, timeout=RUN_TIMEOUT):
+    """Run the brainpipe workflow in workdir under `timeout -k 30`; returns (returncode, output, seconds)."""
+    command = ["timeout", "-k", "30", str(timeout), *_snakemake(), "-s", str(SNAKEFILE), "--directory", str(workdir),
+               "--configfile", str(TINY), *map(str, args)]
+    print(f"\n$ {' '.join(command)}", flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(command, cwd=workdir, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    seconds = time.monotonic() - start
+    (Path(workdir) / "snakemake-run.log").write_text(proc.stdout)
+    if proc.returncode in (124, 137):
+        pytest.fail(f"snakemake did not finish within {timeout}s (a stuck status poll hangs forever; see "
+                    f"/work/shared/reference/slurm.md). Last output:\n{_tail(proc.stdout)}")
+    print(f"  rc={proc.returncode} wall={seconds:.1f}s (output: {workdir}/snakemake-run.log)", flush=True)
+    return proc.returncode, proc.stdout, seconds
+
+
+def slurm_profile_args():
+    return ["--profile", SLURM_PROFILE, "--workflow-profile", CI_PROFILE]
+
+
+def sacct_states(job_ids, attempts=10):
+    """{job id: (state, exit code)} from `sacct -X` (the accounting DB), retried until every id is listed."""
+    ids = ",".join(sorted(job_ids, key=int))
+    states = {}
+    for _ in range(attempts):
+        proc = subprocess.run(["sacct", "-X", "-n", "-P", "-j", ids, "--format=JobIdRaw,State,ExitCode"],
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 0, f"sacct failed: {proc.stderr}"
+        states = {}
+        for line in proc.stdout.splitlines():
+            job, state, exit_code = line.split("|")
+            states[job] = (state.split()[0], exit_code)
+        if set(job_ids) <= set(states):
+            break
+        time.sleep(1)
+    return states
+
+
+def submitted_jobs(output, workdir):
+    """SLURM job ids snakemake reported, each with its log under <workdir>/.snakemake/slurm_logs."""
+    jobs = {}
+    for job_id, log in SUBMITTED.findall(output):
+        jobs[job_id] = Path(log)
+    logdir = Path(workdir) / ".snakemake" / "slurm_logs"
+    for job_id, log in jobs.items():
+        assert log.is_relative_to(logdir), f"job {job_id} logs to {log}, not under {logdir}"
+    return jobs
+
+
+def grid_scores(workdir):
+    config = yaml.safe_load(TINY.read_text())
+    scores = {}
+    for model in config["models"]:
+        for benchmark in config["benchmarks"]:
+            path = Path(workdir) / "results" / model / f"{benchmark}.json"
+            assert path.exists(), f"missing score {path}"
+            scores[f"{model}/{benchmark}"] = json.loads(path.read_text())
+    return scores
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster():
+    reason = _why_not_here()
+    if reason:
+        print(f"\nSKIPPED test_slurm: {reason}")
+        pytest.skip(reason)
+    for needed in (SNAKEFILE, TINY, SLURM_PROFILE / "config.yaml", CI_PROFILE / "config.yaml"):
+        assert needed.exists(), f"{needed} is missing"
+    start = time.monotonic()
+    proc = subprocess.run(["timeout", "-k", "10", "300", "bash", str(SETUP)], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    try:
+        if proc.returncode != 0:
+            pytest.fail(f".ci/slurm/setup.sh failed (rc {proc.returncode}):\n{_tail(proc.stdout)}")
+        print(f"\nSLURM up in {time.monotonic() - start:.1f}s:\n{_tail(proc.stdout, 8)}", flush=True)
+        yield
+    finally:
+        if os.environ.get("BRAINPIPE_SLURM_KEEP") == "1":
+            print("BRAINPIPE_SLURM_KEEP=1: daemons left running; stop them with .ci/slurm/teardown.sh")
+        else:
+            down = subprocess.run(["timeout", "-k", "5", "120", "bash", str(TEARDOWN)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+            print(f"\nteardown (rc {down.returncode}):\n{down.stdout}", flush=True)
+
+
+def test_tiny_grid_through_slurm_matches_local_run(slurm_cluster, tmp_path_factory):
+    on_slurm = tmp_path_factory.mktemp("grid-slurm")
+    rc, output, slurm_seconds = run_snakemake(on_slurm, *slurm_profile_args())
+    assert rc == 0, f"snakemake via SLURM failed (rc {rc}):\n{_tail(output, 120)}"
+
+    # Jobs really went through SLURM: ids in snakemake's output, logs in .snakemake/slurm_logs, and sacct.
+    jobs = submitted_jobs(output, on_slurm)
+    assert jobs, f"no job was submitted to SLURM:\n{_tail(output)}"
+    missing_logs = [job for job, log in jobs.items() if not log.is_file()]
+    assert not missing_logs, f"no slurm log for jobs {missing_logs} (slurm-keep-successful-logs should keep them)"
+    on_disk = {log.stem for log in (on_slurm / ".snakemake" / "slurm_logs").rglob("*.log")}
+    assert set(jobs) == on_disk, f"logs {sorted(on_disk)} vs submitted {sorted(jobs)}"
+    states = sacct_states(jobs)
+    assert set(jobs) <= set(states), f"sacct -X does not list jobs {sorted(set(jobs) - set(states))}"
+    not_completed = {job: states[job] for job in jobs if states[job][0] != "COMPLETED"}
+    assert not not_completed, f"jobs not COMPLETED in sacct: {not_completed}"
+    logdir = on_slurm / ".snakemake" / "slurm_logs"
+    kinds = sorted({log.relative_to(logdir).parts[0] for log in jobs.values()})
+    assert "rule_activations" in kinds, f"activations did not run as a SLURM job; saw {kinds}"
+    assert any("fit_fold" in kind or "folds" in kind for kind in kinds), f"no fit_fold SLURM job; saw {kinds}"
+
+    on_host = tmp_path_factory.mktemp("grid-local")
+    rc, local_output, local_seconds = run_snakemake(on_host, "--cores", "2", "--workflow-profile", "none")
+    assert rc == 0, f"local snakemake failed (rc {rc}):\n{_tail(local_output, 120)}"
+
+    slurm_scores, local_scores = grid_scores(on_slurm), grid_scores(on_host)
+    assert slurm_scores.keys() == local_scores.keys()
+    differences = {name: {key: (slurm_scores[name].get(key), local_scores[name].get(key)) for key in SCORE_KEYS
+                          if slurm_scores[name].get(key) != local_scores[name].get(key)}
+                   for name in slurm_scores}
+    differences = {name: diff for name, diff in differences.items() if diff}
+    for name, score in slurm_scores.items():
+        assert all(key in score for key in SCORE_KEYS), f"{name}: score JSON lacks one of {SCORE_KEYS}: {score}"
+    assert not differences, f"SLURM vs local scores differ (slurm, local): {differences}"
+
+    print(f"\nSLURM run: {len(jobs)} jobs, ids {sorted(jobs, key=int)}; kinds {kinds}; wall {slurm_seconds:.1f}s")
+    print(f"local run (--cores 2): wall {local_seconds:.1f}s")
+    for name, score in sorted(slurm_scores.items()):
+        print(f"  {name}: " + ", ".join(f"{key}={score[key]!r}" for key in SCORE_KEYS))
+
+
+def test_failing_job_is_reported_with_its_log(slurm_cluster, tmp_path_factory):
+    """device=cuda on the CPU-only CI node: activations fails inside its SLURM job (torch has no CUDA)."""
+    workdir = tmp_path_factory.mktemp("grid-failing")
+    rc, output, seconds = run_snakemake(workdir, *slurm_profile_args(), "--config", "device=cuda",
+                                        "--until", "activations")
+    assert rc != 0, f"the run with device=cuda succeeded; it must fail in activations:\n{_tail(output)}"
+    jobs = submitted_jobs(output, workdir)
+    failed = dict(re.findall(r"SLURM-job '(\d+)' failed, SLURM status is: '([A-Z_]+)'", output))
+    assert failed, f"snakemake reported no failed SLURM job:\n{_tail(output, 120)}"
+    assert set(failed) <= set(jobs), f"failed ids {sorted(failed)} not among submitted {sorted(jobs)}"
+    assert "Error in rule activations" in output, _tail(output, 120)
+    states = sacct_states(failed)
+    assert all(states[job][0] == "FAILED" for job in failed), f"sacct states of failed jobs: {states}"
+    for job in failed:
+        log = jobs[job]
+        assert log.is_file(), f"slurm log {log} of failed job {job} was deleted"
+        assert f"Logfile {log}:" in output, f"slurm log of job {job} not shown in snakemake's output"
+        assert "rule_activations" in log.parts, f"failed job {job} is not an activations job ({log})"
+    assert "CUDA" in output, f"the CUDA error is not shown in snakemake's output:\n{_tail(output, 120)}"
+    print(f"\nfailing run: submitted {sorted(jobs, key=int)}, failed {failed}, "
+          f"sacct {states}; wall {seconds:.1f}s")

@@ -1,0 +1,24 @@
+# Stage 5: the benchmark's ceiling, computed once and shared by every model.
+
+
+rule ceiling:
+    input:
+        repetitions=lambda wildcards: prepared(wildcards, "repetitions"),
+    output:
+        "results/ceilings/{benchmark}.json",
+    params:
+        method=lambda wildcards: ceiling_method(get_benchmark(wildcards.benchmark)),
+        n_splits=10,
+        random_state=1,
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    log:
+        "logs/ceiling/{benchmark}.log",
+    script:
+        "../scripts/ceiling.py"
+
+
+def ceiling_method(benchmark):
+    if benchmark.kind == "representational":
+        return benchmark.metric.removesuffix("_cv")  # split-half consistency of the same similarity
+    return "internal_consistency"

@@ -1,0 +1,115 @@
+# Shared by every rule: config validation, wildcard constraints, and the input functions that map a target
+# (model, benchmark) onto the files it needs. All lookups go through src/brainpipe, so the workflow and a
+# Python user agree on what a benchmark or a model is.
+import sys
+from pathlib import Path
+
+from snakemake.utils import validate
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, also when not pip-installed
+
+from brainpipe import benchmarks as bench
+from brainpipe import screen
+from brainpipe.workflow_config import ConfigError, check_config, layers_for_sweep
+
+
+validate(config, schema=str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
+try:
+    check_config(config)
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
+
+
+wildcard_constraints:
+    model="[^/]+",
+    benchmark="[A-Za-z0-9]+\.[A-Za-z0-9]+-[a-z_0-9]+",
+    layer="[^/]+",
+    fold="[0-9]+",
+    region="[A-Za-z0-9]+",
+    timing="static|temporal",
+
+
+def get_benchmark(identifier):
+    """Parse a benchmark id with its config overrides; a bad id stops the run with the parser's message."""
+    try:
+        return bench.parse(identifier, config.get("benchmark_settings", {}).get(identifier, {}))
+    except ValueError as error:
+        raise WorkflowError(str(error)) from None
+
+
+def get_model(name):
+    zoo = config["model_zoo"]
+    if name not in zoo:
+        raise WorkflowError(f"model {name!r} is not in config model_zoo; known: {sorted(zoo)}")
+    return zoo[name]
+
+
+def timing(benchmark):
+    return "temporal" if benchmark.kind == "temporal" else "static"
+
+
+def prepared(wildcards, kind):
+    b = get_benchmark(wildcards.benchmark)
+    return f"results/assemblies/{b.family.dataset}/{b.region}-{timing(b)}/{kind}.nc"
+
+
+def stimuli_key(model_name, benchmark):
+    """The stimulus folder a model sees: the original set when degrees agree (Brain-Score makes no copy)."""
+    target = float(get_model(model_name).get("visual_degrees", 8))
+    source = float(benchmark.visual_degrees)
+    stimulus_set = benchmark.family.stimulus_set
+    return stimulus_set if target == source else screen.placed_identifier(stimulus_set, target, source)
+
+
+def activations_dir(wildcards):
+    b = get_benchmark(wildcards.benchmark)
+    return f"results/activations/{wildcards.model}/{stimuli_key(wildcards.model, b)}"
+
+
+def stimuli_folder(wildcards):
+    """Input of the activations rule: an original stimulus set or a placed copy."""
+    key = wildcards.stimuli
+    base = key.split("--target")[0]
+    return f"resources/stimuli/{base}" if key == base else f"results/stimuli_on_screen/{key}"
+
+
+def model_layers(model_name, stimulus_set):
+    """Every layer extracted for a model on one stimulus set: its committed layers for the regions of the
+    benchmark families that use that set, plus sweep layers. Independent of the grid, so adding a benchmark
+    never re-extracts activations."""
+    spec = get_model(model_name)
+    regions = {r for f in bench.FAMILIES.values() if f.stimulus_set == stimulus_set for r in f.regions}
+    layers = [spec["layers"][r] for r in sorted(regions) if r in spec["layers"]]
+    for region in sorted(regions):
+        layers += layers_for_sweep(spec, region)
+    return sorted(set(layers))
+
+
+def scored_layers(model_name, benchmark):
+    spec = get_model(model_name)
+    committed = spec["layers"].get(benchmark.region)
+    if committed is None:
+        raise WorkflowError(f"model {model_name!r} commits no layer to region {benchmark.region!r} "
+                            f"(config model_zoo.{model_name}.layers)")
+    return sorted(set([committed] + layers_for_sweep(spec, benchmark.region)))
+
+
+def fold_files(wildcards):
+    b = get_benchmark(wildcards.benchmark)
+    return expand("results/{{model}}/{{benchmark}}/layers/{{layer}}/fold{fold}.json", fold=range(b.n_folds))
+
+
+def grid_scores():
+    return expand("results/{model}/{benchmark}.json", model=config["models"], benchmark=config["benchmarks"])
+
+
+def mb(paths, factor=1.0, floor=1000):
+    """Memory estimate (MB) from input sizes, for cluster schedulers: factor × size + floor."""
+    total = 0
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            total += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        elif path.exists():
+            total += path.stat().st_size
+    return int(floor + factor * total / 1e6)

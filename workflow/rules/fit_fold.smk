@@ -1,0 +1,26 @@
+# Stage 6: one job per cross-validation fold (and per scored layer): fit on the fold's train stimuli,
+# correlate on its test stimuli. Folds of one model × benchmark can share a cluster allocation (group).
+
+
+rule fit_fold:
+    input:
+        activations=activations_dir,
+        target=lambda wildcards: prepared(wildcards, "target"),
+    output:
+        "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
+    params:
+        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
+        settings=lambda wildcards: get_benchmark(wildcards.benchmark).settings,
+        device=config.get("device", "auto"),
+    group:
+        "folds"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, input: mb([f"{input.activations}/{wildcards.layer}.nc", input.target], factor=3),
+        runtime=30,
+    benchmark:
+        "results/benchmarks/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"
+    log:
+        "logs/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.log",
+    script:
+        "../scripts/fit_fold.py"

@@ -1,0 +1,20 @@
+# Stage 3: show the stimuli at the model's visual angle (Brain-Score's place_on_screen). Only needed when the
+# model's degrees differ from the benchmark's; otherwise the activations rule reads the original set.
+
+
+rule place_on_screen:
+    input:
+        "resources/stimuli/{stimulus_set}",
+    output:
+        directory("results/stimuli_on_screen/{stimulus_set}--target{target}--source{source}"),
+    params:
+        target=lambda wildcards: float(wildcards.target),
+        source=lambda wildcards: float(wildcards.source),
+    wildcard_constraints:
+        stimulus_set="[^/]+?",
+        target="[0-9]+\.[0-9]{2}",
+        source="[0-9]+\.[0-9]{2}",
+    log:
+        "logs/place_on_screen/{stimulus_set}--target{target}--source{source}.log",
+    script:
+        "../scripts/place_on_screen.py"

@@ -1,0 +1,59 @@
+# Stage 7: folds + ceiling -> a score per layer; the committed layer's score is the headline; a summary table
+# of the grid. Partial targets: activations, ceilings, scores.
+
+
+rule score_layer:
+    input:
+        folds=fold_files,
+        ceiling="results/ceilings/{benchmark}.json",
+    output:
+        "results/{model}/{benchmark}/layers/{layer}.json",
+    log:
+        "logs/score_layer/{model}/{benchmark}/{layer}.log",
+    script:
+        "../scripts/score_layer.py"
+
+
+rule score:
+    input:
+        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
+                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+    output:
+        "results/{model}/{benchmark}.json",
+    params:
+        committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
+        model_spec=lambda wildcards: get_model(wildcards.model),
+    log:
+        "logs/score/{model}/{benchmark}.log",
+    script:
+        "../scripts/score.py"
+
+
+rule summary:
+    input:
+        grid_scores(),
+    output:
+        "results/summary.tsv",
+    log:
+        "logs/summary.log",
+    script:
+        "../scripts/summary.py"
+
+
+rule activations_all:
+    """Partial target: every activation folder the grid needs."""
+    input:
+        lambda wildcards: sorted({activations_dir(type("W", (), {"model": m, "benchmark": b}))
+                                  for m in config["models"] for b in config["benchmarks"]}),
+
+
+rule ceilings:
+    """Partial target: the ceiling of every benchmark in the grid."""
+    input:
+        expand("results/ceilings/{benchmark}.json", benchmark=config["benchmarks"]),
+
+
+rule scores:
+    """Partial target: every score of the grid, without the summary table."""
+    input:
+        grid_scores(),

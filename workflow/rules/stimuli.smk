@@ -1,0 +1,15 @@
+# Stage 1: a stimulus set on disk (images + stimuli.csv). The demo set is drawn here; real sets are fetched
+# (workflow/rules/fetch.smk).
+
+
+rule demo_stimuli:
+    output:
+        directory("resources/stimuli/SyntheticShapes"),
+    params:
+        shapes=lambda wildcards: {k: v for k, v in config["synthetic_shapes"].items()
+                                  if k in ("categories", "objects_per_category", "images_per_object",
+                                           "image_size", "seed")},
+    log:
+        "logs/demo_stimuli.log",
+    script:
+        "../scripts/demo_stimuli.py"

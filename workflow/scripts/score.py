@@ -1,0 +1,18 @@
+"""The headline score of a model on a benchmark: the committed layer's score, plus provenance."""
+
+from brainpipe.io import read_json, write_json
+from brainpipe.logs import logged
+from brainpipe.provenance import versions
+
+with logged(snakemake.log[0], "score"):
+    w, p = snakemake.wildcards, snakemake.params
+    per_layer = {read_json(path)["layer"]: read_json(path) for path in snakemake.input.layers}
+    result = dict(per_layer[p.committed])
+    result["layer"] = p.committed
+    result["model_spec"] = p.model_spec
+    if len(per_layer) > 1:
+        result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
+        result["best_layer"] = max(per_layer, key=lambda layer: per_layer[layer]["score"])
+    result["versions"] = versions()
+    write_json(result, snakemake.output[0])
+    print(f"{w.model} × {w.benchmark}: {result['score']:.4f} (layer {p.committed})")

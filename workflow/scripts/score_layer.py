@@ -1,0 +1,15 @@
+"""Aggregate one layer's folds with the benchmark's ceiling."""
+
+from brainpipe import benchmarks
+from brainpipe.io import read_json, write_json
+from brainpipe.logs import logged
+from brainpipe.score import aggregate
+
+with logged(snakemake.log[0], "score_layer"):
+    w = snakemake.wildcards
+    folds = [read_json(path) for path in snakemake.input.folds]
+    ceiling = read_json(snakemake.input.ceiling)
+    result = aggregate(benchmarks.parse(w.benchmark), folds, ceiling)
+    result.update(model=w.model, benchmark=w.benchmark, layer=w.layer)
+    write_json(result, snakemake.output[0])
+    print(f"{w.model} {w.benchmark} {w.layer}: score {result['score']:.4f} (raw {result['raw']:.4f})")

@@ -1,0 +1,17 @@
+"""One table of the grid's scores, printed and written as TSV."""
+
+import pandas as pd
+
+from brainpipe.io import atomic_path, read_json
+from brainpipe.logs import logged
+
+with logged(snakemake.log[0], "summary"):
+    rows = [read_json(path) for path in snakemake.input]
+    table = pd.DataFrame([{k: r[k] for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error")}
+                          for r in rows])
+    with atomic_path(snakemake.output[0]) as temporary:
+        table.to_csv(temporary, sep="\t", index=False, float_format="%.4f")
+    text = table.to_string(index=False, float_format=lambda v: f"{v:.4f}")
+    print(text)
+    import sys
+    print(f"\nbrainpipe scores ({snakemake.output[0]}):\n{text}", file=sys.__stderr__)
