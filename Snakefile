@@ -12,6 +12,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/stimuli.smk"
+include: "workflow/rules/fetch.smk"
 include: "workflow/rules/assembly.smk"
 include: "workflow/rules/place_on_screen.smk"
 include: "workflow/rules/activations.smk"

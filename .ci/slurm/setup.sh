@@ -29,6 +29,14 @@ wait_for() {                                                        # wait_for <
 [ "$(id -u)" = 0 ] || die "must run as root (or with sudo)"
 [ -r /etc/debian_version ] && command -v apt-get >/dev/null || die "needs a Debian-like system with apt-get"
 
+# Every daemon (munged first) and every batch job needs a working /dev/null. A process elsewhere on this
+# machine once replaced it with a regular root-owned file (an atomic "write then rename" onto /dev/null), after
+# which munged dies with 'Failed to open "/dev/null": Permission denied'. Repair it, loudly.
+if [ ! -c /dev/null ]; then
+  log "WARNING: /dev/null is not a character device ($(stat -c '%F %U %a' /dev/null 2>/dev/null)); recreating it"
+  rm -f /dev/null && mknod -m 666 /dev/null c 1 3 || die "could not recreate /dev/null"
+fi
+
 # ---- packages (skip apt entirely when everything is installed already) -------------------------------
 pkgs="munge slurmctld slurmd slurm-client"
 [ "$WITH_DBD" = 1 ] && pkgs="$pkgs slurmdbd mariadb-server"

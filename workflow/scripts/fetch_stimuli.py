@@ -1,0 +1,14 @@
+"""Download (or reuse from the cache) a Brain-Score stimulus set and write it as a brainpipe stimulus folder."""
+
+from brainpipe import catalog
+from brainpipe.fetch import fetch_stimulus_set
+from brainpipe.logs import logged
+
+with logged(snakemake.log[0], "fetch_stimuli") as log:
+    data = snakemake.config.get("data") or {}
+    stimulus_set = snakemake.wildcards.stimulus_set
+    checked = catalog.DEFAULT.with_checksums(snakemake.params.files)  # the sha1s the rule was planned with
+    base = catalog.base_url(data.get("base_url"))
+    print(f"{stimulus_set}: from {base}, cache {data.get('cache_dir', 'resources/cache')}", file=log)
+    fetch_stimulus_set(stimulus_set, data.get("cache_dir", "resources/cache"), base, snakemake.output[0],
+                       catalog=checked, local_overrides=data.get("local_files") or {}, progress=log)
