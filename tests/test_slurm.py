@@ -7,11 +7,13 @@ Needs root on Debian (apt installs munge/slurm/mariadb on first use); deselected
 The cluster comes from .ci/slurm/setup.sh and is stopped by .ci/slurm/teardown.sh (pid files only) after the
 module, also when a test fails. The tiny grid (tests/configs/tiny.yaml) runs in a temporary directory with
 
-    snakemake -s <repo>/Snakefile --directory <tmp> --configfile tests/configs/tiny.yaml \
+    snakemake -s <repo>/Snakefile --directory <tmp> --configfile config/config.yaml tests/configs/tiny.yaml \
         --profile profiles/slurm --workflow-profile tests/slurm/ci
 
-(in snakemake 9 --workflow-profile overrides --profile per top-level key, so the CI file is the override), and
-its scores must equal a local `snakemake --cores 2` run bit for bit. A second run asks for device=cuda on the
+tiny.yaml is merged over config/config.yaml; both are named because the Snakefile's `configfile:` is relative
+to the working directory and so not found in <tmp>. In snakemake 9 --workflow-profile overrides --profile per
+top-level key, so the CI file is the override (the reverse order would not override anything). The SLURM run's
+scores must equal a local `snakemake --cores 2` run bit for bit. A second run asks for device=cuda on the
 CPU-only node: the activations jobs must fail in SLURM and snakemake must report them with their logs.
 
 Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1200),
@@ -36,6 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 SETUP = REPO / ".ci" / "slurm" / "setup.sh"
 TEARDOWN = REPO / ".ci" / "slurm" / "teardown.sh"
 SNAKEFILE = REPO / "Snakefile"
+DEFAULT_CONFIG = REPO / "config" / "config.yaml"
 TINY = Path(os.environ.get("BRAINPIPE_SLURM_CONFIG", REPO / "tests" / "configs" / "tiny.yaml"))
 SLURM_PROFILE = REPO / "profiles" / "slurm"
 CI_PROFILE = REPO / "tests" / "slurm" / "ci"
@@ -76,7 +79,7 @@ def _tail(text, lines=60):
 def run_snakemake(workdir, *args, timeout=RUN_TIMEOUT):
     """Run the brainpipe workflow in workdir under `timeout -k 30`; returns (returncode, output, seconds)."""
     command = ["timeout", "-k", "30", str(timeout), *_snakemake(), "-s", str(SNAKEFILE), "--directory", str(workdir),
-               "--configfile", str(TINY), *map(str, args)]
+               "--configfile", str(DEFAULT_CONFIG), str(TINY), *map(str, args)]
     print(f"\n$ {' '.join(command)}", flush=True)
     start = time.monotonic()
     proc = subprocess.run(command, cwd=workdir, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -15,6 +15,13 @@ import numpy as np
 import xarray as xr
 
 
+def _umask():
+    """The process umask (os.umask can only be read by setting it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(destination):
     """Yield a temporary path beside ``destination``; rename it into place only if the block succeeds."""
@@ -25,6 +32,9 @@ def atomic_path(destination):
     temporary = Path(temporary)
     try:
         yield temporary
+        # mkstemp creates the file 0600; give the result the permissions an ordinary write would have
+        if temporary.exists():
+            os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, destination)
     finally:
         temporary.unlink(missing_ok=True)
@@ -38,6 +48,7 @@ def atomic_directory(destination):
     temporary = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent))
     try:
         yield temporary
+        os.chmod(temporary, 0o777 & ~_umask())  # mkdtemp creates the folder 0700
         if destination.exists():
             shutil.rmtree(destination)
         os.replace(temporary, destination)

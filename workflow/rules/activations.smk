@@ -23,6 +23,8 @@ rule activations:
         gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
     benchmark:
         "results/benchmarks/activations/{model}/{stimuli}.tsv"
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/activations/{model}/{stimuli}.log",
     script:

@@ -11,6 +11,8 @@ rule demo_assembly:
         simulation=lambda wildcards: {k: config["synthetic_shapes"][k]
                                       for k in ("neuroids", "repetitions", "noise", "seed")
                                       if k in config["synthetic_shapes"]},
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/demo_assembly.log",
     script:
@@ -28,16 +30,9 @@ rule prepare_assembly:
         bin_size=lambda wildcards: prepare_window(wildcards)[1],
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/prepare_assembly/{dataset}/{region}-{timing}.log",
     script:
         "../scripts/prepare_assembly.py"
-
-
-def prepare_window(wildcards):
-    """Time window (and bin width for temporal benchmarks) of the family whose data set this is."""
-    families = [f for f in bench.FAMILIES.values() if f.dataset == wildcards.dataset]
-    if not families:
-        raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
-    family = families[0]
-    return list(family.time_window), (family.temporal_bin if wildcards.timing == "temporal" else None)

@@ -12,13 +12,9 @@ rule ceiling:
         random_state=1,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/ceiling/{benchmark}.log",
     script:
         "../scripts/ceiling.py"
-
-
-def ceiling_method(benchmark):
-    if benchmark.kind == "representational":
-        return benchmark.metric.removesuffix("_cv")  # split-half consistency of the same similarity
-    return "internal_consistency"

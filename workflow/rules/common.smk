@@ -113,3 +113,18 @@ def mb(paths, factor=1.0, floor=1000):
         elif path.exists():
             total += path.stat().st_size
     return int(floor + factor * total / 1e6)
+
+
+def prepare_window(wildcards):
+    """Time window (and bin width for temporal benchmarks) of the family whose data set this is."""
+    families = [f for f in bench.FAMILIES.values() if f.dataset == wildcards.dataset]
+    if not families:
+        raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
+    family = families[0]
+    return list(family.time_window), (family.temporal_bin if wildcards.timing == "temporal" else None)
+
+
+def ceiling_method(benchmark):
+    if benchmark.kind == "representational":
+        return benchmark.metric.removesuffix("_cv")  # split-half consistency of the same similarity
+    return "internal_consistency"

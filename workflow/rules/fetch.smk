@@ -13,65 +13,43 @@ import re
 from brainpipe import catalog as brainio_catalog
 
 
-def data_setting(key, default=None):
-    return (config.get("data") or {}).get(key, default)
+try:  # the catalog, with the test-only checksum overrides of config data.checksums_override applied
+    CATALOG = brainio_catalog.load_catalog((config.get("data") or {}).get("checksums_override"))
+except ValueError as error:
+    raise WorkflowError(f"config data.checksums_override: {error}") from None
 
-
-def brainio():
-    """The catalog with the test-only checksum overrides of config data.checksums_override applied."""
+# Stimulus folders and raw assemblies of every downloaded data set the config grid's benchmarks use (the input
+# of the partial target `fetch`). The benchmark families name their data by catalog key; a family whose data set
+# or stimulus set the catalog does not know stops the workflow here, before any download.
+GRID_DATA = set()
+for _family in {get_benchmark(identifier).family for identifier in config["benchmarks"]}:
+    if _family.source != "brainio":
+        continue
     try:
-        return brainio_catalog.load_catalog(data_setting("checksums_override"))
+        _entry = CATALOG.assembly(_family.dataset)
     except ValueError as error:
-        raise WorkflowError(f"config data.checksums_override: {error}") from None
-
-
-CATALOG = brainio()
-
-
-def one_of(keys):
-    """A wildcard regex matching exactly one of ``keys`` (dots literal)."""
-    return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
-
-
-def stimulus_set_of_dataset(wildcards):
-    return f"resources/stimuli/{CATALOG.assembly(wildcards.dataset).stimulus_set}"
-
-
-def fetched_files(stimulus_set=None, dataset=None):
-    """Object name -> sha1 of what one job fetches: the params that make a checksum change rerun it."""
-    if stimulus_set is not None:
-        entry = CATALOG.stimulus_set(stimulus_set)
-        return {entry.csv.name: entry.csv.sha1, entry.zip.name: entry.zip.sha1}
-    entry = CATALOG.assembly(dataset)
-    return {entry.file.name: entry.file.sha1}
-
-
-def grid_data():
-    """Stimulus folders and raw assemblies of every downloaded data set the config grid's benchmarks use."""
-    targets = set()
-    for identifier in config["benchmarks"]:
-        family = get_benchmark(identifier).family
-        if family.source != "brainio":
-            continue
-        entry = CATALOG.assembly(family.dataset)  # ValueError if benchmarks.py names a data set the catalog lacks
-        if entry.stimulus_set != family.stimulus_set:
-            raise WorkflowError(f"benchmark {identifier}: family stimulus set {family.stimulus_set!r} differs from "
-                                f"the catalog's {entry.stimulus_set!r} for data set {family.dataset!r}")
-        targets.add(f"resources/stimuli/{family.stimulus_set}")
-        targets.add(f"resources/assemblies/{family.dataset}.nc")
-    return sorted(targets)
+        raise WorkflowError(f"benchmark family data set: {error}") from None
+    if _entry.stimulus_set != _family.stimulus_set:
+        raise WorkflowError(f"data set {_family.dataset!r}: benchmark family shows stimulus set "
+                            f"{_family.stimulus_set!r}, the catalog's recordings refer to {_entry.stimulus_set!r}")
+    GRID_DATA |= {f"resources/stimuli/{_family.stimulus_set}", f"resources/assemblies/{_family.dataset}.nc"}
 
 
 rule fetch_stimuli:
     output:
         directory("resources/stimuli/{stimulus_set}"),
     params:
-        files=lambda wildcards: fetched_files(stimulus_set=wildcards.stimulus_set),
+        # object name -> sha1: a catalog or checksum change reruns the job (and everything downstream)
+        files=lambda wildcards: {remote.name: remote.sha1 for remote in
+                                 (CATALOG.stimulus_set(wildcards.stimulus_set).csv,
+                                  CATALOG.stimulus_set(wildcards.stimulus_set).zip)},
     wildcard_constraints:
-        stimulus_set=one_of(CATALOG.stimulus_sets),
+        stimulus_set="|".join(map(re.escape, CATALOG.stimulus_sets)),
     resources:
         downloads=1,
         runtime=60,
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/fetch_stimuli/{stimulus_set}.log",
     script:
@@ -80,19 +58,23 @@ rule fetch_stimuli:
 
 rule fetch_assembly:
     input:
-        stimulus_set_of_dataset,
+        lambda wildcards: f"resources/stimuli/{CATALOG.assembly(wildcards.dataset).stimulus_set}",
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        files=lambda wildcards: fetched_files(dataset=wildcards.dataset),
+        files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
+                                 CATALOG.assembly(wildcards.dataset).file.sha1},
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,
     wildcard_constraints:
-        dataset=one_of(CATALOG.assemblies),
+        dataset="|".join(map(re.escape, CATALOG.assemblies)),
     resources:
         downloads=1,
         runtime=60,
-        # UNVERIFIED size: the public MajajHong2015 values are 256 × 148480 float32 (~150 MB) plus metadata.
+        # Sizes UNVERIFIED: MajajHong2015 public is 256 × 148480 float32 (~150 MB) plus metadata; FreemanZiemba2013
+        # public 205 × 300 × 2700 spike counts (up to 1.3 GB as int64 in memory).
         mem_mb=8000,
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/fetch_assembly/{dataset}.log",
     script:
@@ -102,4 +84,4 @@ rule fetch_assembly:
 rule fetch:
     """Partial target: download and unpack every data file the config grid needs, and nothing else."""
     input:
-        grid_data(),
+        sorted(GRID_DATA),

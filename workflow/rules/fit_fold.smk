@@ -20,6 +20,8 @@ rule fit_fold:
         runtime=30,
     benchmark:
         "results/benchmarks/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.log",
     script:

@@ -14,6 +14,8 @@ rule place_on_screen:
         stimulus_set="[^/]+?",
         target="[0-9]+\.[0-9]{2}",
         source="[0-9]+\.[0-9]{2}",
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/place_on_screen/{stimulus_set}--target{target}--source{source}.log",
     script:

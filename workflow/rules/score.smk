@@ -8,6 +8,8 @@ rule score_layer:
         ceiling="results/ceilings/{benchmark}.json",
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/score_layer/{model}/{benchmark}/{layer}.log",
     script:
@@ -23,6 +25,8 @@ rule score:
     params:
         committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
         model_spec=lambda wildcards: get_model(wildcards.model),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/score/{model}/{benchmark}.log",
     script:
@@ -34,6 +38,8 @@ rule summary:
         grid_scores(),
     output:
         "results/summary.tsv",
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/summary.log",
     script:

@@ -9,6 +9,8 @@ rule demo_stimuli:
         shapes=lambda wildcards: {k: v for k, v in config["synthetic_shapes"].items()
                                   if k in ("categories", "objects_per_category", "images_per_object",
                                            "image_size", "seed")},
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/demo_stimuli.log",
     script:

@@ -15,5 +15,5 @@ with logged(snakemake.log[0], "fetch_assembly") as log:
                     local_overrides=data.get("local_files") or {}, progress=log)
     assembly = load_assembly(nc, f"{snakemake.input[0]}/{CSV_NAME}", stimulus_set_identifier=p.stimulus_set)
     write_netcdf(assembly, snakemake.output[0])
-    print(f"{entry.identifier}: {dict(assembly.sizes)}, regions {sorted(set(assembly['region'].values.astype(str)))}"
-          f" -> {snakemake.output[0]}", file=log)
+    regions = sorted(set(assembly["region"].values.astype(str).tolist()))
+    print(f"{entry.identifier}: {dict(assembly.sizes)}, regions {regions} -> {snakemake.output[0]}", file=log)

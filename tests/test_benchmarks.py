@@ -1,0 +1,52 @@
+"""brainpipe.benchmarks: identifiers and the constants of brainscore-facts.md §1."""
+
+import pytest
+
+from brainpipe.benchmarks import FAMILIES, METRICS, parse, with_settings
+
+
+def test_parse_majajhong():
+    benchmark = parse("MajajHong2015public.IT-pls")
+    assert (benchmark.family_name, benchmark.region, benchmark.metric) == ("MajajHong2015public", "IT", "pls")
+    family = benchmark.family
+    assert family.visual_degrees == 8 and family.number_of_trials == 50
+    assert family.stratification == "object_name" and family.time_window == (70, 170)
+    assert benchmark.kind == "regression" and benchmark.n_folds == 10
+
+
+@pytest.mark.parametrize("identifier, kind, folds", [
+    ("SyntheticShapes.V4-rdm_cv", "representational", 10),
+    ("SyntheticShapes.V4-rdm", "representational", 1),
+    ("SyntheticShapes.V4-cka", "representational", 1),
+    ("SyntheticShapes.V4-ridge_split", "regression", 1),
+    ("FreemanZiemba2013.V1-spantime_pls", "temporal", 10),
+])
+def test_kinds_and_folds(identifier, kind, folds):
+    benchmark = parse(identifier)
+    assert benchmark.kind == kind and benchmark.n_folds == folds
+
+
+@pytest.mark.parametrize("identifier, message", [
+    ("MajajHong2015-IT.pls", "expected"),
+    ("Nope2020.IT-pls", "unknown family 'Nope2020'"),
+    ("MajajHong2015.V1-pls", "no region 'V1'"),
+    ("MajajHong2015.IT-svm", "unknown metric 'svm'"),
+])
+def test_parse_errors(identifier, message):
+    with pytest.raises(ValueError, match=message):
+        parse(identifier)
+
+
+def test_settings():
+    benchmark = parse("SyntheticShapes.IT-pls", {"splits": 3})
+    assert benchmark.n_folds == 3 and benchmark.visual_degrees == 10
+    changed = with_settings(benchmark, {"visual_degrees": 4})
+    assert changed.visual_degrees == 4 and changed.n_folds == 3
+    assert benchmark.settings == {"splits": 3}
+
+
+def test_freemanziemba_constants():
+    family = FAMILIES["FreemanZiemba2013"]
+    assert family.visual_degrees == 4 and family.time_window == (50, 200)
+    assert family.stratification == "texture_type" and family.regions == ("V1", "V2")
+    assert len(set(METRICS)) == len(METRICS)

@@ -1,0 +1,139 @@
+"""brainpipe.io: atomic writes, NetCDF round trips and checks, JSON with NaN."""
+
+import json
+import os
+import stat
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+from brainpipe.io import atomic_directory, atomic_path, read_json, read_netcdf, write_json, write_netcdf
+
+
+def leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_atomic_path_success(tmp_path):
+    destination = tmp_path / "sub" / "out.txt"
+    with atomic_path(destination) as temporary:
+        assert temporary.parent == destination.parent and temporary != destination
+        temporary.write_text("done")
+        assert not destination.exists()
+    assert destination.read_text() == "done"
+    assert leftovers(destination.parent) == []
+
+
+def test_atomic_path_exception_leaves_nothing(tmp_path):
+    destination = tmp_path / "out.txt"
+    with pytest.raises(RuntimeError):
+        with atomic_path(destination) as temporary:
+            temporary.write_text("half")
+            raise RuntimeError("boom")
+    assert not destination.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_path_exception_keeps_old_file(tmp_path):
+    destination = tmp_path / "out.txt"
+    destination.write_text("old")
+    with pytest.raises(KeyboardInterrupt):
+        with atomic_path(destination) as temporary:
+            temporary.write_text("new")
+            raise KeyboardInterrupt
+    assert destination.read_text() == "old"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_directory(tmp_path):
+    destination = tmp_path / "folder"
+    destination.mkdir()
+    (destination / "stale").write_text("x")
+    with pytest.raises(ValueError):
+        with atomic_directory(destination) as temporary:
+            (temporary / "a").write_text("a")
+            raise ValueError
+    assert sorted(p.name for p in destination.iterdir()) == ["stale"]
+    assert leftovers(tmp_path) == []
+    with atomic_directory(destination) as temporary:
+        (temporary / "a").write_text("a")
+    assert sorted(p.name for p in destination.iterdir()) == ["a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def test_write_json_nan_null_and_numpy(tmp_path):
+    path = tmp_path / "s.json"
+    write_json({"a": float("nan"), "b": [1.0, float("inf")], "c": np.float32(0.5), "d": np.arange(3),
+                "e": np.float64("nan"), "f": np.int64(4), "g": (1, 2), "h": tmp_path}, path)
+    text = path.read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    data = json.loads(text)
+    assert data == {"a": None, "b": [1.0, None], "c": 0.5, "d": [0, 1, 2], "e": None, "f": 4, "g": [1, 2],
+                    "h": str(tmp_path)}
+    assert read_json(path) == data
+
+
+def test_write_json_unserialisable_leaves_nothing(tmp_path):
+    with pytest.raises(TypeError):
+        write_json({"x": object()}, tmp_path / "s.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_json_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing.json"):
+        read_json(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(ValueError, match="bad.json"):
+        read_json(tmp_path / "bad.json")
+
+
+def test_netcdf_multiindex_reset_and_roundtrip(tmp_path):
+    array = xr.DataArray(np.arange(6, dtype=np.float32).reshape(3, 2), dims=("presentation", "neuroid"),
+                         coords={"presentation": pd.MultiIndex.from_arrays([["a", "b", "c"], [0, 1, 0]],
+                                                                           names=("stimulus_id", "repetition")),
+                                 "neuroid_id": ("neuroid", ["x", "y"])}, name="demo")
+    path = tmp_path / "a.nc"
+    write_netcdf(array, path)
+    back = read_netcdf(path, required_coords=("stimulus_id", "repetition", "neuroid_id"),
+                       required_dims=("presentation", "neuroid"))
+    assert back["stimulus_id"].values.tolist() == ["a", "b", "c"]
+    assert back["repetition"].values.tolist() == [0, 1, 0]
+    np.testing.assert_array_equal(back.values, array.values)
+    assert back.dtype == np.float32
+    assert leftovers(tmp_path) == []
+
+
+def test_read_netcdf_names_missing_coordinate_and_file(tmp_path):
+    path = tmp_path / "b.nc"
+    write_netcdf(xr.DataArray(np.zeros((2, 2)), dims=("presentation", "neuroid"),
+                              coords={"stimulus_id": ("presentation", ["a", "b"])}), path)
+    with pytest.raises(ValueError) as error:
+        read_netcdf(path, required_coords=("stimulus_id", "neuroid_id"), required_dims=("time_bin",))
+    message = str(error.value)
+    assert str(path) in message and "neuroid_id" in message and "time_bin" in message
+    assert "coordinate 'stimulus_id'" not in message
+
+
+def test_read_netcdf_missing_and_corrupt(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.nc"):
+        read_netcdf(tmp_path / "nope.nc")
+    (tmp_path / "bad.nc").write_bytes(b"not netcdf")
+    with pytest.raises(ValueError, match="bad.nc"):
+        read_netcdf(tmp_path / "bad.nc")
+
+
+def test_atomic_outputs_get_ordinary_permissions(tmp_path):
+    # mkstemp/mkdtemp create 0600/0700; results must be readable like any file written under the umask
+    old = os.umask(0o022)
+    try:
+        write_json({"a": 1}, tmp_path / "s.json")
+        write_netcdf(xr.DataArray(np.zeros(2), dims="x"), tmp_path / "a.nc")
+        with atomic_directory(tmp_path / "d") as temporary:
+            (temporary / "f").write_text("x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "s.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "a.nc").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "d").stat().st_mode) == 0o755

@@ -1,0 +1,58 @@
+"""brainpipe.logs.logged: output to the log; a failure puts the traceback in the log and one message on stderr."""
+
+import sys
+
+import pytest
+
+from brainpipe.logs import logged
+
+
+def test_output_goes_to_log(tmp_path, capsys):
+    log = tmp_path / "logs" / "stage.log"
+    with logged(log, "stage"):
+        print("to stdout")
+        print("to stderr", file=sys.stderr)
+    assert log.read_text() == "to stdout\nto stderr\n"
+    captured = capsys.readouterr()
+    assert "to stdout" not in captured.out + captured.err
+
+
+def test_failure_traceback_in_log_message_on_stderr(tmp_path, capsys):
+    log = tmp_path / "stage.log"
+    with pytest.raises(SystemExit) as exit_info:
+        with logged(log, "fit_fold"):
+            print("progress line")
+            raise ValueError("input.nc: missing coordinate 'stimulus_id'")
+    assert exit_info.value.code == 1
+    text = log.read_text()
+    assert "progress line" in text
+    assert "Traceback (most recent call last)" in text and "ValueError: input.nc: missing coordinate" in text
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    first, *rest = err.strip().splitlines()
+    assert first == "brainpipe fit_fold failed: input.nc: missing coordinate 'stimulus_id'"
+    # a pointer to the log follows the one-line message
+    assert len(rest) <= 1 and all(str(log) in line for line in rest)
+
+
+def test_stderr_restored(tmp_path):
+    before = sys.stderr
+    with pytest.raises(SystemExit):
+        with logged(tmp_path / "a.log", "x"):
+            raise RuntimeError("boom")
+    assert sys.stderr is before
+    with logged(tmp_path / "b.log", "x"):
+        pass
+    assert sys.stderr is before
+
+
+@pytest.mark.xfail(strict=True, reason="logs.logged restores sys.stdout to sys.__stdout__ instead of the "
+                                       "stdout that was active on entry (breaks in-process use under redirection)")
+def test_stdout_restored(tmp_path):
+    before = sys.stdout
+    try:
+        with logged(tmp_path / "a.log", "x"):
+            pass
+        assert sys.stdout is before
+    finally:
+        sys.stdout = before

@@ -1,0 +1,274 @@
+"""The real-data path end to end: the workflow downloads Brain-Score-format files from a loopback HTTP server,
+checks their sha1s, and scores alexnet with torchvision's own pretrained-weight loading.
+
+What is real here: the Snakefile and every rule and script (run by the ``snakemake`` command as a subprocess),
+the object names, the HTTP downloads, the cache layout, torchvision's ``IMAGENET1K_V1`` loading path (it finds
+``$TORCH_HOME/hub/checkpoints/alexnet-owt-7be5be79.pth`` and never touches the network). What is a stand-in:
+the file contents (tests/brainio_fixtures.py, scale tiny, so their sha1s come in through
+``data.checksums_override``) and the weights (seeded random numbers under the real file name). No score here
+is comparable with Brain-Score's; docs/real-data.md lists the published numbers.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import xarray as xr
+import yaml
+
+import brainio_fixtures as fixtures
+from brainpipe import benchmarks, catalog, cli
+from brainpipe.fetch import sha1_of
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEFILE = REPO / "Snakefile"
+SNAKEMAKE = Path(sys.executable).parent / "snakemake"
+MAJAJ_FILES = ("assy_dicarlo_MajajHong2015_public.nc", "stimulus_hvm-public.csv", "stimulus_hvm-public.zip")
+PROXIES = ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY")
+
+
+@pytest.fixture(autouse=True)
+def no_proxy(monkeypatch):
+    """Loopback must never go through a proxy configured on the machine."""
+    for name in PROXIES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.delenv(catalog.BASE_URL_ENV, raising=False)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("store")
+    sums = fixtures.write_fixture_store(root, datasets=("MajajHong2015.public", "FreemanZiemba2013.public"))
+    return root, sums
+
+
+@pytest.fixture
+def server(store):
+    with fixtures.local_http_server(store[0]) as running:
+        yield running
+
+
+def weights_file_name():
+    from brainpipe._torchvision import import_torchvision
+
+    url = import_torchvision().models.AlexNet_Weights.IMAGENET1K_V1.url
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def torch_home(tmp_path_factory):
+    """A TORCH_HOME holding seeded alexnet weights under torchvision's file name for IMAGENET1K_V1.
+
+    torchvision's builder calls ``load_state_dict_from_url(url, check_hash=True)``; the hash prefix in the name
+    is only checked when it downloads, so a file already in ``hub/checkpoints`` is loaded as it is.
+    """
+    from brainpipe._torchvision import import_torchvision
+
+    home = tmp_path_factory.mktemp("torch_home")
+    name = weights_file_name()
+    assert name == "alexnet-owt-7be5be79.pth"
+    torch.manual_seed(0)
+    state = import_torchvision().models.alexnet(weights=None).state_dict()
+    (home / "hub" / "checkpoints").mkdir(parents=True)
+    torch.save(state, home / "hub" / "checkpoints" / name)
+    return home, state
+
+
+def test_torchvision_loads_weights_from_torch_home(torch_home, monkeypatch):
+    from brainpipe.models import load_torchvision
+
+    home, state = torch_home
+    monkeypatch.setenv("TORCH_HOME", str(home))
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")  # any download attempt fails at once
+    network = load_torchvision("alexnet", "IMAGENET1K_V1")
+    loaded = network.state_dict()
+    assert all(torch.equal(loaded[key], state[key]) for key in state)
+
+
+def test_offline_without_weights_names_the_expected_file(tmp_path, monkeypatch):
+    """No cached weights and no network: one error naming the URL and where to put the file.
+
+    The proxy points at a closed loopback port so this fails at once on any machine (and never downloads 233 MB
+    on one that has internet access); on the development machines DNS fails just as fast without it.
+    """
+    from brainpipe.models import load_torchvision
+
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path / "empty"))
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")
+    monkeypatch.setenv("no_proxy", "")
+    with pytest.raises(RuntimeError) as error:
+        load_torchvision("alexnet", "IMAGENET1K_V1")
+    message = str(error.value)
+    assert str(tmp_path / "empty" / "hub" / "checkpoints" / "alexnet-owt-7be5be79.pth") in message
+    assert "https://download.pytorch.org/models/alexnet-owt-7be5be79.pth" in message
+    assert not list((tmp_path / "empty").rglob("*.pth"))
+
+
+# --- the workflow ------------------------------------------------------------------------------------------------
+
+
+def write_config(folder: Path, benchmark_ids, data, splits=None) -> Path:
+    """config/config.yaml with the grid, data settings and (to keep the test short) fewer CV splits replaced."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config.update(models=["alexnet"], benchmarks=list(benchmark_ids), batch_size=16)
+    config["data"] = {"base_url": None, "cache_dir": str(folder / "cache"), "local_files": {}, **data}
+    if splits:
+        config["benchmark_settings"] = {identifier: {"splits": splits} for identifier in benchmark_ids}
+    path = folder / "config.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def write_checksums(folder: Path, sums: dict) -> Path:
+    path = folder / "checksums.json"
+    path.write_text(json.dumps(sums, indent=1))
+    return path
+
+
+def snakemake(workdir: Path, configfile: Path, targets, torch_home=None, extra_env=None, args=()):
+    env = {key: value for key, value in os.environ.items() if key not in PROXIES}
+    env["no_proxy"] = "127.0.0.1,localhost"
+    env.pop(catalog.BASE_URL_ENV, None)
+    if torch_home is not None:
+        env["TORCH_HOME"] = str(torch_home)
+    env.update(extra_env or {})
+    command = [str(SNAKEMAKE), *targets, "--cores", "2", "-s", str(SNAKEFILE), "--directory", str(workdir),
+               *args, "--configfile", str(configfile)]
+    return subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True, timeout=600)
+
+
+def files_under(folder: Path):
+    if not folder.exists():
+        return []
+    return sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "") for p in folder.rglob("*"))
+
+
+def test_alexnet_on_majajhong_it_downloads_checks_and_scores(store, server, torch_home, tmp_path):
+    root, sums = store
+    work = tmp_path / "work"
+    work.mkdir()
+    config = write_config(tmp_path, ["MajajHong2015.IT-pls"],
+                          dict(base_url=server.url, checksums_override=str(write_checksums(tmp_path, sums))),
+                          splits=3)
+    run = snakemake(work, config, ["results/alexnet/MajajHong2015.IT-pls.json"], torch_home=torch_home[0])
+    assert run.returncode == 0, run.stderr[-5000:]
+
+    result = json.loads((work / "results/alexnet/MajajHong2015.IT-pls.json").read_text())
+    assert result["layer"] == "features.12" and result["n_folds"] == 3
+    for key in ("score", "raw", "ceiling"):
+        assert isinstance(result[key], float) and np.isfinite(result[key]), (key, result[key])
+    assert 0 < result["ceiling"] <= 1
+    assert result["model_spec"]["weights"] == "IMAGENET1K_V1"
+
+    # Downloads: each file once, over HTTP, into <cache>/<sha1>/<name>, nothing else left in the cache.
+    assert sorted(server.requests) == sorted("/" + name for name in MAJAJ_FILES)
+    assert files_under(tmp_path / "cache") == sorted(
+        [f"{sums[name]}/" for name in MAJAJ_FILES] + [f"{sums[name]}/{name}" for name in MAJAJ_FILES])
+    assert all(sha1_of(tmp_path / "cache" / sums[name] / name) == sums[name] for name in MAJAJ_FILES)
+
+    # The raw assembly carries the stimulus set's columns (merged) and stimulus_id; images are in place.
+    assembly = xr.open_dataarray(work / "resources/assemblies/MajajHong2015.public.nc").load()
+    assert {"stimulus_id", "object_name", "category_name", "repetition"} <= set(assembly.coords)
+    assert assembly.attrs["stimulus_set_identifier"] == "hvm-public"
+    table = (work / "resources/stimuli/hvm-public/stimuli.csv").read_text().splitlines()
+    assert table[0].startswith("stimulus_id,filename,") and len(table) == 161
+
+    # Same data from another place (a file:// mirror): nothing reruns, nothing is fetched.
+    mirror = write_config(tmp_path, ["MajajHong2015.IT-pls"],
+                          dict(base_url=root.as_uri(), checksums_override=str(tmp_path / "checksums.json")),
+                          splits=3)
+    again = snakemake(work, mirror, ["results/alexnet/MajajHong2015.IT-pls.json"], torch_home=torch_home[0])
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "Nothing to be done" in again.stdout + again.stderr
+    assert len(server.requests) == len(MAJAJ_FILES)
+
+
+def test_wrong_sha1_fails_naming_the_url_and_leaves_no_partial_file(store, server, tmp_path):
+    root, sums = store
+    nc = MAJAJ_FILES[0]
+    wrong = dict(sums, **{nc: "0123456789abcdef0123456789abcdef01234567"})
+    work = tmp_path / "work"
+    work.mkdir()
+    config = write_config(tmp_path, ["MajajHong2015.IT-pls"],
+                          dict(base_url=server.url, checksums_override=str(write_checksums(tmp_path, wrong))))
+    run = snakemake(work, config, ["resources/assemblies/MajajHong2015.public.nc"])
+    assert run.returncode != 0
+    output = run.stdout + run.stderr
+    assert f"brainpipe fetch_assembly failed: Download of {server.url}{nc} has the wrong sha1" in output
+    assert f"expected {wrong[nc]}, got {sums[nc]}" in output
+
+    # Nothing half-done: the assembly is absent everywhere, no temporary files, no empty <sha1>/ folder.
+    assert not (tmp_path / "cache" / wrong[nc]).exists()
+    cache = files_under(tmp_path / "cache")
+    assert not [path for path in cache if nc in path or path.endswith((".part", ".tmp"))]
+    assert files_under(work / "resources/assemblies") == []
+    assert sorted(path for path in files_under(work / "resources/stimuli") if "/" not in path.rstrip("/")) == \
+        ["hvm-public/"]  # the stimulus set (right sha1s) was fetched; no staging folder beside it
+
+
+def test_fetch_target_uses_env_url_and_the_cache(store, server, tmp_path):
+    """``snakemake fetch`` pre-fetches the grid's data (and only that), from $BRAINPIPE_DATA_URL; deleted merged
+    assemblies are rebuilt from the cache without any download. Covers FreemanZiemba2013 (time bins, int ids)."""
+    root, sums = store
+    work = tmp_path / "work"
+    work.mkdir()
+    grid = ["MajajHong2015public.V4-pls", "MajajHong2015.IT-pls", "FreemanZiemba2013public.V1-pls"]
+    config = write_config(tmp_path, grid, dict(checksums_override=str(write_checksums(tmp_path, sums))))
+    env = {catalog.BASE_URL_ENV: server.url}
+    run = snakemake(work, config, ["fetch"], extra_env=env, args=("--resources", "downloads=1"))
+    assert run.returncode == 0, run.stderr[-5000:]
+    expected = ["resources/assemblies/FreemanZiemba2013.public.nc", "resources/assemblies/MajajHong2015.public.nc",
+                "resources/stimuli/FreemanZiemba2013.aperture-public/stimuli.csv",
+                "resources/stimuli/hvm-public/stimuli.csv"]
+    assert all((work / path).is_file() for path in expected)
+    assert len(server.requests) == 6 == len(set(server.requests))
+    assert not (work / "results").exists()  # fetch only fetches
+    fz = xr.open_dataarray(work / "resources/assemblies/FreemanZiemba2013.public.nc").load()
+    assert fz.dims == ("neuroid", "time_bin", "presentation") and "texture_type" in fz.coords
+    assert fz.attrs["stimulus_set_identifier"] == "FreemanZiemba2013.aperture-public"
+
+    shutil.rmtree(work / "resources" / "assemblies")
+    rebuilt = snakemake(work, config, ["fetch"], extra_env=env)
+    assert rebuilt.returncode == 0, rebuilt.stderr[-5000:]
+    assert all((work / path).is_file() for path in expected)
+    assert len(server.requests) == 6  # every file came from <cache>/<sha1>/
+
+
+# --- catalog and benchmark definitions agree; the brainpipe command ---------------------------------------------
+
+
+def test_every_downloaded_family_is_in_the_catalog():
+    for name, family in benchmarks.FAMILIES.items():
+        if family.source != "brainio":
+            continue
+        entry = catalog.DEFAULT.assembly(family.dataset)
+        assert entry.stimulus_set == family.stimulus_set, name
+        catalog.DEFAULT.stimulus_set(family.stimulus_set)
+
+
+def test_cli_list_and_data(capsys, tmp_path):
+    assert cli.main(["list", "--config", str(REPO / "config" / "config.yaml")]) == 0
+    listed = capsys.readouterr().out
+    for identifier in ("MajajHong2015.IT-pls", "MajajHong2015public.V4-pls", "FreemanZiemba2013.V1-pls",
+                       "FreemanZiemba2013public.V2-rdm", "SyntheticShapes.IT-cka"):
+        assert identifier in listed
+    assert "alexnet" in listed and "resnet50" in listed and "8°" in listed and "4°" in listed
+
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"data": {"cache_dir": "/data/brainio"}}))
+    assert cli.main(["data", "--config", str(config)]) == 0
+    listed = capsys.readouterr().out
+    entry = catalog.DEFAULT.assembly("MajajHong2015.public").file
+    assert f"/data/brainio/{entry.sha1}/{entry.name}" in listed
+    assert "resources/assemblies/MajajHong2015.public.nc" in listed
+    assert "stimulus_FreemanZiemba2013_aperture-public.zip" in listed
+
+    with pytest.raises(SystemExit):
+        cli.main(["list", "--config", str(tmp_path / "absent.yaml")])

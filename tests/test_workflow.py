@@ -1,0 +1,101 @@
+"""The real workflow, end to end, on the tiny config: runs, second run idle, one-parameter change reruns only
+the affected benchmark's jobs, and bad config fails at parse time naming the key."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+TINY = ROOT / "tests" / "configs" / "tiny.yaml"
+
+
+def snakemake(workdir, *args, configfiles=(TINY,), check=True):
+    command = [SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(workdir), "--cores", "2",
+               "--configfile", *map(str, configfiles), *args]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir,
+                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
+    return result
+
+
+def planned_outputs(result):
+    """Output files of the jobs a dry run would execute."""
+    text = result.stdout + result.stderr
+    return re.findall(r"^\s+output: (.+)$", text, flags=re.M)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("workflow")
+    (path / "config").mkdir()
+    shutil.copy(ROOT / "config" / "config.yaml", path / "config" / "config.yaml")
+    snakemake(path)
+    return path
+
+
+def test_grid_scores(workdir):
+    summary = (workdir / "results" / "summary.tsv").read_text().splitlines()
+    assert len(summary) == 1 + 4
+    for model, layer in (("pixels", "pixels"), ("alexnet_untrained", "features.12")):
+        score = json.loads((workdir / "results" / model / "SyntheticShapes.IT-pls.json").read_text())
+        assert score["layer"] == layer
+        assert score["benchmark"] == "SyntheticShapes.IT-pls" and score["model"] == model
+        assert len(score["per_fold"]) == 3
+        assert 0 < score["ceiling"] < 1
+        assert score["score"] == pytest.approx(score["raw"] ** 2 / score["ceiling"])
+        assert score["versions"]["torch"].startswith("2.13")
+    placed = list((workdir / "results" / "stimuli_on_screen").iterdir())
+    assert [p.name for p in placed] == ["SyntheticShapes--target8.00--source10.00"]
+    layers = sorted(p.name for p in (workdir / "results/activations/alexnet_untrained" / placed[0].name).glob("*.nc"))
+    assert layers == ["features.12.nc", "features.7.nc"]
+
+
+def test_second_run_schedules_nothing(workdir):
+    result = snakemake(workdir, "-n")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_parameter_change_reruns_only_that_benchmark(workdir, tmp_path):
+    override = tmp_path / "change.yaml"
+    override.write_text("benchmark_settings:\n  SyntheticShapes.IT-pls: {splits: 3, pls_components: 10}\n"
+                        "  SyntheticShapes.V4-pls: {splits: 3}\n")
+    result = snakemake(workdir, "-n", configfiles=(TINY, override))
+    outputs = planned_outputs(result)
+    assert outputs, result.stdout
+    rerun = [o for o in outputs if "SyntheticShapes.IT-pls" in o]
+    assert rerun and all("SyntheticShapes.V4-pls" not in o for o in outputs), outputs
+    assert not any(o.startswith(("results/activations", "results/ceilings", "resources/")) for o in outputs), outputs
+    assert set(o for o in outputs if o not in rerun) <= {"results/summary.tsv"}, outputs
+
+
+def test_unknown_model_fails_at_parse_time(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("models: [alexnett]\n")
+    result = snakemake(tmp_path, "-n", configfiles=(TINY, bad), check=False)
+    assert result.returncode != 0
+    assert "models[0]" in result.stderr and "alexnett" in result.stderr
+
+
+def test_unknown_layer_fails_at_parse_time(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("model_zoo:\n  alexnet_untrained:\n    architecture: alexnet\n    weights: null\n"
+                   "    layers: {IT: features.99}\n")
+    result = snakemake(tmp_path, "-n", configfiles=(TINY, bad), check=False)
+    assert result.returncode != 0
+    assert "model_zoo.alexnet_untrained.layers.IT" in result.stderr
+
+
+def test_unknown_metric_fails_at_parse_time(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("benchmarks: [SyntheticShapes.IT-plz]\n")
+    result = snakemake(tmp_path, "-n", configfiles=(TINY, bad), check=False)
+    assert result.returncode != 0
+    assert "benchmarks[0]" in result.stderr and "plz" in result.stderr
