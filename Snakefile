@@ -2,12 +2,17 @@
 #   snakemake --cores 2                                  the grid in config/config.yaml
 #   snakemake --cores 2 results/<model>/<benchmark>.json  one score
 #   snakemake --cores 2 activations | ceilings | scores   partial targets
+#   snakemake --cores 2 plots                            leaderboard, sweep tables, figures
+#   snakemake --report report.html                       leaderboard, sweeps, per-fold plots (after a run)
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
 configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
@@ -19,9 +24,11 @@ include: "workflow/rules/activations.smk"
 include: "workflow/rules/ceiling.smk"
 include: "workflow/rules/fit_fold.smk"
 include: "workflow/rules/score.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
     input:
         "results/summary.tsv",
+        reporting.targets(config),
     default_target: True

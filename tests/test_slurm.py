@@ -16,7 +16,7 @@ top-level key, so the CI file is the override (the reverse order would not overr
 scores must equal a local `snakemake --cores 2` run bit for bit. A second run asks for device=cuda on the
 CPU-only node: the activations jobs must fail in SLURM and snakemake must report them with their logs.
 
-Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1200),
+Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1800),
 BRAINPIPE_SLURM_CONFIG (another config file for the grid), BRAINPIPE_SLURM_KEEP=1 (leave the daemons running).
 """
 
@@ -42,7 +42,7 @@ DEFAULT_CONFIG = REPO / "config" / "config.yaml"
 TINY = Path(os.environ.get("BRAINPIPE_SLURM_CONFIG", REPO / "tests" / "configs" / "tiny.yaml"))
 SLURM_PROFILE = REPO / "profiles" / "slurm"
 CI_PROFILE = REPO / "tests" / "slurm" / "ci"
-RUN_TIMEOUT = int(os.environ.get("BRAINPIPE_SLURM_TIMEOUT", "1200"))
+RUN_TIMEOUT = int(os.environ.get("BRAINPIPE_SLURM_TIMEOUT", "1800"))
 SCORE_KEYS = ("score", "raw", "ceiling")
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
 

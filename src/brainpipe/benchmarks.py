@@ -25,7 +25,8 @@ class Family:
     visual_degrees: float
     stratification: str | None      # presentation coordinate for stratified CV
     time_window: tuple = (70, 170)  # ms; bins inside are averaged into one
-    temporal_bin: int = 10          # ms; bin width for temporal (spantime) metrics
+    temporal_window: tuple | None = None  # ms; window cut into bins for temporal (spantime) metrics
+    temporal_bin: int = 10          # ms; bin width for temporal metrics
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (downloaded) or 'demo' (generated here)
     notes: str = ""
@@ -48,7 +49,8 @@ _SYNTHETIC = Family(
     # brainpipe's own simulated demo (src/brainpipe/demo.py): not a real data set. Shown at 10 degrees so that
     # models at 8 degrees exercise place_on_screen (a centre crop).
     dataset="SyntheticShapes", stimulus_set="SyntheticShapes", regions=("V4", "IT"), visual_degrees=10,
-    stratification="object_name", time_window=(70, 170), number_of_trials=1, source="demo",
+    stratification="object_name", time_window=(70, 170), temporal_window=(70, 250), number_of_trials=1,
+    source="demo",
     notes="SIMULATED responses to procedurally drawn shapes (offline demo)")
 
 FAMILIES = {

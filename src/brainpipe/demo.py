@@ -148,6 +148,15 @@ def _invariant_features(gray, rgb):
     return np.concatenate([histogram, colour / 255.0, [strong.mean()]])
 
 
+PEAK_LATENCY = {"V4": 100, "IT": 130}  # ms; simulated, V4 responds before IT
+
+
+def _envelope(times, peak):
+    """Gamma-like response envelope with onset at 60 ms, peaking at ``peak`` ms."""
+    x = np.clip((times - 60.0) / (peak - 60.0), 0, None)
+    return x * np.exp(1 - x) + 0.05
+
+
 def _zscore(features):
     return (features - features.mean(axis=0)) / (features.std(axis=0) + 1e-9)
 
@@ -197,12 +206,20 @@ def simulate_assembly(table, images, neuroids=None, repetitions=10, noise=None, 
         for k in range(count):
             neuroid_rows.append(dict(neuroid_id=f"{region}_{k:03d}", region=region, animal="simulated"))
 
-    n_images = len(table)
-    data = np.empty((sum(n for n in neuroids.values()), n_images * repetitions), dtype=np.float32)
+    # Time course: 10-ms bins from 70 to 250 ms; each region's signal rises and decays with its own latency
+    # (V4 peaks earlier than IT). Trial noise is independent per bin, scaled so the 70–170 ms mean (the static
+    # benchmarks' window) has about the stated noise level.
+    starts = np.arange(70, 250, 10)
+    n_images, n_bins = len(table), len(starts)
+    static_bins = int(((starts >= 70) & (starts + 10 <= 170)).sum())
+    data = np.empty((sum(n for n in neuroids.values()), n_images * repetitions, n_bins), dtype=np.float32)
     row = 0
     for region, rate in signals:
-        trials = rate[None] + noise[region] * rng.normal(size=(repetitions,) + rate.shape)  # rep × image × unit
-        data[row: row + rate.shape[1]] = trials.reshape(-1, rate.shape[1]).T
+        envelope = _envelope(starts + 5, PEAK_LATENCY.get(region, 120))
+        envelope = envelope / envelope[: static_bins].mean()
+        trials = (rate[None, :, :, None] * envelope
+                  + noise[region] * np.sqrt(static_bins) * rng.normal(size=(repetitions,) + rate.shape + (n_bins,)))
+        data[row: row + rate.shape[1]] = trials.reshape(-1, rate.shape[1], n_bins).transpose(1, 0, 2)
         row += rate.shape[1]
 
     presentation = {
@@ -213,9 +230,9 @@ def simulate_assembly(table, images, neuroids=None, repetitions=10, noise=None, 
         presentation[column] = ("presentation", np.tile(table[column].to_numpy(), repetitions))
     neuroid = {key: ("neuroid", [r[key] for r in neuroid_rows]) for key in ("neuroid_id", "region", "animal")}
     return xr.DataArray(
-        data[:, :, None],
+        data,
         dims=("neuroid", "presentation", "time_bin"),
-        coords={**presentation, **neuroid, "time_bin_start": ("time_bin", [70]), "time_bin_end": ("time_bin", [170])},
+        coords={**presentation, **neuroid, "time_bin_start": ("time_bin", starts), "time_bin_end": ("time_bin", starts + 10)},
         name=f"brainpipe.{DATASET}",
         attrs={"description": "SIMULATED responses (brainpipe demo), not recordings",
                "noise": str(noise), "seed": seed, "repetitions": repetitions},

@@ -271,14 +271,29 @@ class PLSRegression(Regression):
     Same algorithm as scikit-learn's NIPALS (X and Y centred, not scaled; regression-mode deflation;
     each X weight from the power method on the deflated ``XᵀY`` started at the first non-zero Y
     column, ``max_iter`` 500, ``tol`` 1e-6 on ``‖w_i - w_{i-1}‖²``, emulated step for step), but never
-    deflates the (n × p) X:
+    deflates the (n × p) X. Two exact reformulations, chosen by a cost estimate (``solver="auto"``,
+    see ``_pls_solver``):
+
+    **features** (p-space; narrow and tall X):
 
     * ``C_k = X_kᵀ Y_k`` (p × m) is deflated instead: ``C_{k+1} = C_k - (X0ᵀ t)(Y0ᵀ t)ᵀ / (tᵀ t)``;
     * the power iteration on ``C Cᵀ`` runs on the small side (``CᵀC``, m × m, when m <= p);
     * scores ``t_k = X0 r_k`` use the rotations ``r_k = w_k - Σ_{j<k} r_j (p_jᵀ w_k)``
-      (= columns of ``W (PᵀW)⁻¹``), so each component costs two passes over X.
+      (= columns of ``W (PᵀW)⁻¹``), so each component costs two float64 passes over X.
 
-    ``predict(X) = (X - x_mean) @ coef + y_mean`` with ``coef = W (PᵀW)⁻¹ Qᵀ`` (p × m).
+    **kernel** (n-space; wide X, n_features ≫ n_samples): with ``K_0 = X0 X0ᵀ`` (n × n, one float64
+    pass over X, which also yields the column means) and ``D_k = I - t_k t_kᵀ / (t_kᵀ t_k)``,
+    ``X_k = D_{k-1}…D_1 X0``, ``K_k = X_k X_kᵀ`` and ``Y_k = D_{k-1}…D_1 Y0`` (regression-mode
+    deflation of Y is the same projection), so everything NIPALS needs lives in n-space:
+
+    * ``CᵀC = Y_kᵀ K_k Y_k`` (m × m): the *same* power iteration gives ``v_k`` and ``w_k ∝ X_kᵀ Y_k v_k``
+      with ``‖X_kᵀ Y_k v‖² = vᵀ CᵀC v``; for m > n it runs on ``s -> Y_k Y_kᵀ K_k s`` (w = X_kᵀ s);
+    * ``w_k = X0ᵀ a_k`` with ``a_k = Y_k v_k / ‖·‖`` (Y_k already lies in the range of the projections),
+      ``t_k = X_k w_k = K_k a_k``, ``K_{k+1} = D_k K_k D_k``, ``Y_{k+1} = Y_k - t_k q_kᵀ``;
+    * ``W = X0ᵀ A``, ``P = X0ᵀ T diag(1/tᵀt)``, so ``PᵀW = diag(1/tᵀt) Tᵀ K_0 A`` and the rotations
+      ``W (PᵀW)⁻¹ = X0ᵀ A (PᵀW)⁻¹`` take one more pass over X. Per component only O(n² m) work.
+
+    ``predict(X) = (X - x_mean) @ coef + y_mean`` with ``coef = W (PᵀW)⁻¹ Qᵀ`` (p × m) on both paths.
 
     Parameters
     ----------
@@ -288,14 +303,22 @@ class PLSRegression(Regression):
         residual is all zero (as scikit-learn does) or X is fully deflated. ``n_components_`` holds
         the number used.
     max_iter, tol : power-method settings (scikit-learn defaults).
+    solver : "auto" (default), "features" or "kernel" (force a path; same predictions either way).
+        ``solver_`` holds the path used.
     device : "cpu", "cuda" or "auto".
     """
 
-    def __init__(self, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6, device: str = "cpu"):
+    SOLVERS = ("auto", "features", "kernel")
+
+    def __init__(self, n_components: int = 25, max_iter: int = 500, tol: float = 1e-6, solver: str = "auto",
+                 device: str = "cpu"):
         super().__init__(device)
         if n_components < 1:
             raise ValueError(f"n_components must be >= 1, got {n_components}")
+        if solver not in self.SOLVERS:
+            raise ValueError(f"unknown PLS solver {solver!r}; use one of {', '.join(self.SOLVERS)}")
         self.n_components, self.max_iter, self.tol = int(n_components), int(max_iter), float(tol)
+        self.solver = solver
 
     def fit(self, X, Y) -> "PLSRegression":
         """Fit on X (n_samples, n_features) and Y (n_samples, n_targets)."""
@@ -309,13 +332,37 @@ class PLSRegression(Regression):
         m = Yt.shape[1]
         eps = np.finfo(np.float64).eps
         self.n_features_in_ = p
-        self.x_mean_ = self._mean(Xt)
         self.y_mean_ = Yt.mean(dim=0)
         Y0 = Yt - self.y_mean_
         # sklearn zeroes Y columns whose entries are all < 10 eps (constant targets): no 0/0 anywhere.
         Y0[:, (Y0.abs() < 10 * eps).all(dim=0)] = 0.0
         n_max = min(self.n_components, n - 1, p)
+        solver = self.solver if self.solver != "auto" else _pls_solver(n, p, m, n_max)
+        self.solver_ = solver
+        if solver == "kernel":
+            R, Q = self._fit_kernel(Xt, Y0, n_max)
+        else:
+            self.x_mean_ = self._mean(Xt)
+            R, Q = self._fit_features(Xt, Y0, n_max)
+        self.n_components_ = R.shape[1]
+        self.x_rotations_ = R  # (p, k)
+        self.y_loadings_ = Q  # (m, k)
+        self.coef_ = self.x_rotations_ @ self.y_loadings_.T  # (p, m)
+        return self
 
+    def _start_column(self, y_ss, y_ss0, n: int, k: int):
+        """First Y residual column that is not all zero (sklearn's ``next(col ...)``), or None (with a warning)."""
+        eps = np.finfo(np.float64).eps
+        nonzero = torch.nonzero(y_ss > torch.clamp(1e-24 * y_ss0, min=n * eps**2)).flatten()
+        if len(nonzero) == 0:
+            warnings.warn(f"PLS: y residual is constant at component {k}; using {k} components")
+            return None
+        return int(nonzero[0])
+
+    # ---- p-space path ---------------------------------------------------------------------------------
+    def _fit_features(self, Xt, Y0, n_max):
+        n, p = Xt.shape
+        m = Y0.shape[1]
         C = self._xct_matmul(Xt, self.x_mean_, Y0, precise=True)  # (p, m) = X0ᵀ Y0
         small_side_m = m <= p
         gram_of = (lambda C_: C_.T @ C_) if small_side_m else (lambda C_: C_ @ C_.T)
@@ -323,15 +370,14 @@ class PLSRegression(Regression):
         G_scale = float(G.trace())  # trace when G was last rebuilt: the scale of the updates' rounding
         y_ss0 = (Y0 * Y0).sum(dim=0)  # residual sum of squares of each Y column, updated per component
         y_ss = y_ss0.clone()
-        R, P, Q = [], [], []
+        R, Q = [], []
+        P = []
         tt_first = None
         for k in range(n_max):
-            # start column: first Y residual column that is not all zero (sklearn's `next(col ...)`)
-            nonzero = torch.nonzero(y_ss > torch.clamp(1e-24 * y_ss0, min=n * eps**2)).flatten()
-            if len(nonzero) == 0:
-                warnings.warn(f"PLS: y residual is constant at component {k}; using {k} components")
+            start = self._start_column(y_ss, y_ss0, n, k)
+            if start is None:
                 break
-            w = self._dominant_x_weight(C, G, int(nonzero[0]), small_side_m)
+            w = self._dominant_x_weight(C, G, start, small_side_m)
             # rotation r_k so that t_k = X_k w_k = X0 r_k
             r = w.clone()
             for r_j, p_j in zip(R, P):
@@ -366,11 +412,7 @@ class PLSRegression(Regression):
             Q.append(q_k)
         if not R:
             raise ValueError("PLS found no component: X or Y has no variance")
-        self.n_components_ = len(R)
-        self.x_rotations_ = torch.stack(R, dim=1)  # (p, k)
-        self.y_loadings_ = torch.stack(Q, dim=1)  # (m, k)
-        self.coef_ = self.x_rotations_ @ self.y_loadings_.T  # (p, m)
-        return self
+        return torch.stack(R, dim=1), torch.stack(Q, dim=1)
 
     def _dominant_x_weight(self, C, G, start: int, small_side_m: bool) -> torch.Tensor:
         """sklearn's power method for the first left singular vector of C, run on the small Gram G.
@@ -380,25 +422,14 @@ class PLSRegression(Regression):
         With ``G = CᵀC`` (m × m) we iterate ``v -> G v`` with ``w = C v`` and ``‖C v‖ = 1``,
         ``w_iᵀ w_{i-1} = v_iᵀ G v_{i-1}``; the iterates are the same, at O(m²) per step.
         """
-        # The loop runs in numpy on the CPU: O(s²) steps are latency-bound, and torch's threaded
-        # matvec costs ~0.5 ms per call on small matrices (30× numpy's).
         single_target = C.shape[1] == 1
-        G = G.cpu().numpy()
         if small_side_m:
-            v = np.zeros(G.shape[0])
-            v[start] = 1.0
-            v_prev = None
-            for _ in range(self.max_iter):
-                v = v / np.sqrt(v @ G @ v)
-                if v_prev is not None:
-                    if 2.0 - 2.0 * (v @ G @ v_prev) < self.tol:
-                        break
-                elif single_target:
-                    break
-                v_prev = v
-                v = G @ v
+            v = _power_gram(G.cpu().numpy(), start, single_target, self.max_iter, self.tol)
             w = C @ torch.from_numpy(v).to(C.device)
         else:
+            # The loop runs in numpy on the CPU: O(s²) steps are latency-bound, and torch's threaded
+            # matvec costs ~0.5 ms per call on small matrices (30× numpy's).
+            G = G.cpu().numpy()
             w = C[:, start].cpu().numpy().copy()
             w_prev = None
             for _ in range(self.max_iter):
@@ -412,6 +443,154 @@ class PLSRegression(Regression):
                 w = G @ w
             w = torch.from_numpy(w).to(C.device)
         return w / torch.linalg.norm(w)
+
+    # ---- n-space (kernel) path ------------------------------------------------------------------------
+    def _fit_kernel(self, Xt, Y0, n_max):
+        n, p = Xt.shape
+        m = Y0.shape[1]
+        single_target = m == 1
+        self.x_mean_, K0 = self._centred_gram_f64(Xt)  # one pass: means and K_0 = X0 X0ᵀ in float64
+        K = K0.clone()  # K_k = X_k X_kᵀ, deflated in place
+        Yk = Y0.clone()  # Y_k, deflated as sklearn does
+        y_ss0 = (Y0 * Y0).sum(dim=0)
+        A, T, Q, TT = [], [], [], []
+        tt_first = None
+        for k in range(n_max):
+            start = self._start_column((Yk * Yk).sum(dim=0), y_ss0, n, k)
+            if start is None:
+                break
+            if m <= n:  # power method on CᵀC = Y_kᵀ K_k Y_k (m × m)
+                KY = K @ Yk
+                G = _symmetrize(Yk.T @ KY)
+                v = torch.from_numpy(_power_gram(G.cpu().numpy(), start, single_target, self.max_iter,
+                                                 self.tol)).to(K.device)
+                a, Ka = Yk @ v, KY @ v
+            else:  # m > n: iterate s -> Y_k Y_kᵀ K_k s, with w = X_kᵀ s (n-vectors)
+                a = torch.from_numpy(_power_kernel(K.cpu().numpy(), Yk.cpu().numpy(), start, single_target,
+                                                   self.max_iter, self.tol)).to(K.device)
+                Ka = K @ a
+            norm = torch.sqrt(torch.clamp(a @ Ka, min=0))  # ‖X_kᵀ a‖
+            if norm == 0:
+                warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+                break
+            a, t = a / norm, Ka / norm  # w_k = X_kᵀ a = X0ᵀ a (unit norm), t_k = X_k w_k = K_k a
+            tt = t @ t
+            if tt_first is None:
+                tt_first = tt
+            if tt <= tt_first * 1e-24 or tt == 0:
+                warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+                break
+            q = Yk.T @ t / tt
+            Yk -= torch.outer(t, q)
+            Kt = K @ t  # K_{k+1} = D K_k D, D = I - t tᵀ/tt
+            tt_f = float(tt)
+            K.addr_(t, Kt, alpha=-1 / tt_f).addr_(Kt, t, alpha=-1 / tt_f).addr_(t, t, alpha=float(t @ Kt) / tt_f**2)
+            A.append(a)
+            T.append(t)
+            Q.append(q)
+            TT.append(tt)
+        if not A:
+            raise ValueError("PLS found no component: X or Y has no variance")
+        A, T, Q, TT = torch.stack(A, 1), torch.stack(T, 1), torch.stack(Q, 1), torch.stack(TT)
+        PtW = (T.T @ (K0 @ A)) / TT[:, None]  # PᵀW = diag(1/tᵀt) Tᵀ K_0 A (k × k, unit upper triangular)
+        rot_dual = torch.linalg.solve(PtW.T, A.T).T  # A (PᵀW)⁻¹, (n, k)
+        R = self._xct_matmul_cols(Xt, self.x_mean_, rot_dual)  # rotations X0ᵀ A (PᵀW)⁻¹, (p, k)
+        return R, Q
+
+    @staticmethod
+    def _col_blocks_f64(X: torch.Tensor):
+        """Column blocks of ~4 MB (at least 256 columns) as float64: cache-friendly float64 GEMMs (kernel path)."""
+        cols = max(256, (4 * 2**20) // (X.shape[0] * 8))
+        for start in range(0, X.shape[1], cols):
+            yield slice(start, min(start + cols, X.shape[1]))
+
+    def _centred_gram_f64(self, X):
+        """Column means and ``Xc Xcᵀ`` (n × n), both float64, in one pass over column blocks of X
+        (each block converted to float64 and centred exactly, so K has float64 rounding only)."""
+        n, p = X.shape
+        mean = torch.empty(p, dtype=torch.float64, device=X.device)
+        K = torch.zeros((n, n), dtype=torch.float64, device=X.device)
+        for cols in self._col_blocks_f64(X):
+            block = X[:, cols].to(torch.float64, copy=True)  # a copy even for float64 X: centred in place
+            mean[cols] = block.mean(dim=0)
+            block -= mean[cols]
+            K += block @ block.T
+        return mean, _symmetrize(K)
+
+    def _xct_matmul_cols(self, X, mean, B):
+        """``(X - mean)ᵀ @ B`` (p, k) float64 over float64 column blocks (no accumulation across blocks)."""
+        out = torch.empty((X.shape[1], B.shape[1]), dtype=torch.float64, device=X.device)
+        B = B.double()
+        for cols in self._col_blocks_f64(X):
+            out[cols] = (X[:, cols].double() - mean[cols]).T @ B
+        return out
+
+
+# Cost model of the two PLS paths, in seconds per unit on one CPU core (measured on a 2-core Xeon,
+# torch 2.x/MKL; only the ratios matter): a float64 matrix-vector pass over float32 X is memory- and
+# conversion-bound (~1 ns per element of X), float64 GEMM is compute-bound (~0.04 ns per multiply-add),
+# streaming updates of p × m float64 arrays ~0.5 ns per element.
+_COST_PASS, _COST_MAC, _COST_STREAM = 1.0e-9, 0.04e-9, 0.5e-9
+
+
+def _pls_solver(n: int, p: int, m: int, k: int) -> str:
+    """``"kernel"`` or ``"features"``: whichever the cost model says is cheaper.
+
+    features: ``2k + 1`` float64 passes over X plus ~``k p (3m + k)`` streaming work on C and the
+    rotations; kernel: the Gram ``n² p`` multiply-adds, one pass for the rotations (``n p k`` MACs) and
+    ``O(k n² (m + 4))`` per-component work. p cancels to first order, so the choice is essentially
+    ``n ≲ 2k · COST_PASS / COST_MAC`` (~1000 for 25 components): wide Brain-Score folds (a few hundred
+    stimuli, 10⁵ pixels) go to the kernel path, 2880-stimulus folds stay in p-space. The kernel path
+    also needs ``p >= 2n`` so its n × n float64 Gram is no bigger than X itself (memory ≲ X).
+    """
+    if p < 2 * n:
+        return "features"
+    features = (2 * k + 1) * n * p * _COST_PASS + k * p * (3 * m + k) * _COST_STREAM
+    kernel = (n * n * p + n * p * k + k * n * n * (min(m, n) + 4)) * _COST_MAC + n * p * _COST_PASS
+    return "kernel" if kernel < features else "features"
+
+
+def _power_gram(G: np.ndarray, start: int, single_target: bool, max_iter: int, tol: float) -> np.ndarray:
+    """sklearn's power method in the coordinates ``w = C v`` (``G = CᵀC``): returns v with ``vᵀ G v = 1``.
+
+    sklearn maps ``w -> normalize(C Cᵀ w)`` from ``w_0 = normalize(C[:, start])`` and stops when
+    ``‖w_i - w_{i-1}‖² < tol`` (or after one step with a single target); here ``v -> G v`` from
+    ``e_start`` with ``‖w‖² = vᵀ G v`` and ``w_iᵀ w_{i-1} = v_iᵀ G v_{i-1}``: the same iterates at O(m²)
+    per step. Runs in numpy: the O(m²) steps are latency-bound (torch's matvec costs ~0.5 ms here).
+    """
+    v = np.zeros(G.shape[0])
+    v[start] = 1.0
+    v_prev = None
+    for _ in range(max_iter):
+        v = v / np.sqrt(v @ G @ v)
+        if v_prev is not None:
+            if 2.0 - 2.0 * (v @ G @ v_prev) < tol:
+                break
+        elif single_target:
+            break
+        v_prev = v
+        v = G @ v
+    return v
+
+
+def _power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, max_iter: int,
+                  tol: float) -> np.ndarray:
+    """The same power method in n-space for m > n: ``w = X_kᵀ s``, ``C Cᵀ w = X_kᵀ (Y Yᵀ K s)``,
+    ``‖w‖² = sᵀ K s``; from ``s_0 = Y[:, start]``. Returns s with ``sᵀ K s = 1``."""
+    s = Y[:, start].copy()
+    s_prev = None
+    for _ in range(max_iter):
+        Ks = K @ s
+        norm = np.sqrt(s @ Ks)
+        s, Ks = s / norm, Ks / norm
+        if s_prev is not None:
+            if 2.0 - 2.0 * (Ks @ s_prev) < tol:
+                break
+        elif single_target:
+            break
+        s_prev = s
+        s = Y @ (Y.T @ Ks)
+    return s
 
 
 # --------------------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ except ConfigError as error:
 
 
 wildcard_constraints:
-    model="[^/]+",
+    # a model name is any folder name except the result folders that sit beside the models' folders
+    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots)/)[^/]+",
     benchmark="[A-Za-z0-9]+\.[A-Za-z0-9]+-[a-z_0-9]+",
     layer="[^/]+",
     fold="[0-9]+",
@@ -121,7 +122,11 @@ def prepare_window(wildcards):
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
     family = families[0]
-    return list(family.time_window), (family.temporal_bin if wildcards.timing == "temporal" else None)
+    if wildcards.timing == "static":
+        return list(family.time_window), None
+    if family.temporal_window is None:
+        raise WorkflowError(f"data set {wildcards.dataset!r} has no time-resolved recordings for temporal metrics")
+    return list(family.temporal_window), family.temporal_bin
 
 
 def ceiling_method(benchmark):

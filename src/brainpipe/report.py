@@ -1,0 +1,354 @@
+"""Tables and figures of a finished grid: per-layer sweep tables, the leaderboard (CSV + HTML), sweep and per-fold
+plots.
+
+Pure functions of the score JSONs (no Snakemake), so they can be tested alone; ``targets`` and
+``swept_benchmarks`` read a plain config dict. Figures use matplotlib's Agg backend (no display needed);
+matplotlib is imported only when a figure is drawn, so parsing the workflow stays fast.
+"""
+
+import html
+import math
+
+import numpy as np
+import pandas as pd
+
+from . import benchmarks as bench
+from .workflow_config import layers_for_sweep
+
+SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
+CEILING_ROW = "ceiling"
+AVERAGE_COLUMN = "average"
+
+
+# --- which files the report needs (from a config dict) ---------------------------------------------------------
+
+def swept_benchmarks(config, model):
+    """Benchmarks of the grid for which ``model`` scores more than its committed layer (config ``sweep``)."""
+    spec = config["model_zoo"][model]
+    swept = []
+    for identifier in config["benchmarks"]:
+        region = bench.parse(identifier).region
+        layers = set(layers_for_sweep(spec, region))
+        if spec["layers"].get(region) is not None:
+            layers.add(spec["layers"][region])
+        if len(layers) > 1:
+            swept.append(identifier)
+    return swept
+
+
+def swept_models(config):
+    return [model for model in config["models"] if swept_benchmarks(config, model)]
+
+
+def targets(config):
+    """Every file of the report: leaderboard, sweep tables and plots, per-fold plot."""
+    files = ["results/leaderboard.csv", "results/leaderboard.html", "results/plots/folds.png"]
+    for model in swept_models(config):
+        files += [f"results/{model}/{b}/sweep.tsv" for b in swept_benchmarks(config, model)]
+        files.append(f"results/plots/sweep_{model}.png")
+    return files
+
+
+# --- tables ----------------------------------------------------------------------------------------------------
+
+def sweep_table(layer_results, committed, order=()):
+    """One row per scored layer, shallow to deep: layer, depth, score, raw, error, committed, best.
+
+    ``layer_results``: per-layer score dicts (``layer``, ``score``, ``raw``, ``error``). ``order``: the model's
+    layers in forward order (torchvision ``named_modules``); ``depth`` is a layer's index there. A layer missing
+    from ``order`` (e.g. the pixels model) gets ``len(order)`` + its index in ``layer_results``. ``best`` marks
+    the highest score (the shallowest on a tie); ``committed`` the layer the headline score uses.
+    """
+    position = {layer: index for index, layer in enumerate(order)}
+    rows = []
+    for index, result in enumerate(layer_results):
+        layer = result["layer"]
+        rows.append({"layer": layer, "depth": position.get(layer, len(position) + index),
+                     "score": _number(result.get("score")), "raw": _number(result.get("raw")),
+                     "error": _number(result.get("error")), "committed": layer == committed, "best": False})
+    if not rows:
+        raise ValueError("sweep table: no layer results")
+    table = pd.DataFrame(rows, columns=SWEEP_COLUMNS).sort_values("depth", kind="stable").reset_index(drop=True)
+    if table["layer"].duplicated().any():
+        raise ValueError(f"sweep table: layer scored twice: {sorted(table.loc[table['layer'].duplicated(), 'layer'])}")
+    if not table["committed"].any():
+        raise ValueError(f"sweep table: committed layer {committed!r} is not among the scored layers "
+                         f"{list(table['layer'])}")
+    if table["score"].notna().any():
+        table.loc[table["score"].idxmax(), "best"] = True  # idxmax: first maximum = shallowest on a tie
+    return table
+
+
+def write_sweep_table(table, path):
+    table.to_csv(path, sep="\t", index=False, float_format="%.6g")
+
+
+def read_sweep_table(path):
+    table = pd.read_csv(path, sep="\t")
+    for column in ("committed", "best"):
+        table[column] = table[column].astype(str).str.lower().eq("true")
+    return table
+
+
+def leaderboard(headlines, ceilings, models=None, benchmarks=None):
+    """Scores as a table: one row per model, one column per benchmark, an ``average`` column (mean over the
+    benchmarks), rows ranked by it; a last row ``ceiling`` holds each benchmark's ceiling.
+
+    ``headlines``: headline score dicts (``model``, ``benchmark``, ``score``). ``ceilings``: benchmark -> ceiling
+    dict (``ceiling``) or number. ``models``/``benchmarks`` fix which and (for benchmarks) in which order;
+    default: as they appear in ``headlines``.
+    """
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    benchmarks = (list(benchmarks) if benchmarks is not None
+                  else list(dict.fromkeys(h["benchmark"] for h in headlines)))
+    scores = pd.DataFrame(np.nan, index=pd.Index(models, name="model"), columns=benchmarks)
+    for h in headlines:
+        if h["model"] in scores.index and h["benchmark"] in scores.columns:
+            scores.loc[h["model"], h["benchmark"]] = _number(h.get("score"))
+    scores[AVERAGE_COLUMN] = scores[benchmarks].mean(axis=1, skipna=False)
+    order = sorted(models, key=lambda m: (-_sort_key(scores.loc[m, AVERAGE_COLUMN]), models.index(m)))
+    scores = scores.loc[order]
+    ceiling_row = pd.DataFrame([[_ceiling_value(ceilings.get(b)) for b in benchmarks] + [np.nan]],
+                               index=pd.Index([CEILING_ROW], name="model"), columns=benchmarks + [AVERAGE_COLUMN])
+    return pd.concat([scores, ceiling_row])
+
+
+def write_leaderboard_csv(table, path):
+    table.to_csv(path, index=True, float_format="%.4f")
+
+
+def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
+    """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
+    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error."""
+    by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
+    benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN]
+    models = [m for m in table.index if m != CEILING_ROW]
+    best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
+    e = html.escape
+    head = "".join(f"<th>{e(b)}<br><span class='metric'>{e(_metric_note(b))}</span></th>" for b in benchmarks)
+    rows = []
+    for rank, model in enumerate(models, start=1):
+        cells = []
+        for b in benchmarks:
+            h = by_cell.get((model, b), {})
+            score = table.loc[model, b]
+            text = _fmt(score) + _error_span(h.get("error"))
+            detail = f"layer {e(str(h.get('layer', '?')))}"
+            if h.get("sweep"):
+                best_layer = h.get("best_layer") or max(h["sweep"], key=lambda k: h["sweep"][k])
+                detail += f"<br>best of {len(h['sweep'])}: {e(best_layer)} ({_fmt(h['sweep'][best_layer])})"
+            tooltip = f"raw {_fmt(h.get('raw'))}, ceiling {_fmt(h.get('ceiling'))}"
+            weight = " class='top'" if best[b] == model else ""
+            cells.append(f"<td style='background:{_shade(score)}' title='{e(tooltip)}'><span{weight}>{text}</span>"
+                         f"<div class='layer'>{detail}</div></td>")
+        average = table.loc[model, AVERAGE_COLUMN]
+        rows.append(f"<tr><td class='rank'>{rank}</td><th class='model'>{e(str(model))}</th>"
+                    f"<td class='avg' style='background:{_shade(average)}'>{_fmt(average)}</td>{''.join(cells)}</tr>")
+    ceiling_cells = []
+    for b in benchmarks:
+        c = ceilings.get(b)
+        error = c.get("error") if isinstance(c, dict) else None
+        ceiling_cells.append(f"<td>{_fmt(table.loc[CEILING_ROW, b])}{_error_span(error)}</td>")
+    rows.append(f"<tr class='ceiling'><td></td><th class='model'>ceiling</th><td></td>{''.join(ceiling_cells)}</tr>")
+    return _PAGE.format(title=e(title), head=head, rows="\n".join(rows), n_models=len(models),
+                        n_benchmarks=len(benchmarks))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }}
+table {{ border-collapse: collapse; font-size: 14px; }}
+th, td {{ border: 1px solid #ccc; padding: 6px 10px; text-align: center; vertical-align: top; }}
+thead th {{ background: #f3f3f3; }}
+th.model {{ text-align: left; font-weight: 600; }}
+td.rank {{ color: #777; }}
+.metric {{ font-weight: normal; color: #666; font-size: 12px; }}
+.err {{ color: #555; font-size: 12px; }}
+.layer {{ color: #555; font-size: 11px; margin-top: 2px; }}
+.top {{ font-weight: 700; }}
+tr.ceiling td, tr.ceiling th {{ background: #fafafa; font-style: italic; border-top: 2px solid #888; }}
+p.note {{ max-width: 60em; font-size: 13px; color: #444; }}
+</style></head>
+<body>
+<h1>{title}</h1>
+<p>{n_models} model(s) &times; {n_benchmarks} benchmark(s), ranked by the average score over the benchmarks.</p>
+<table>
+<thead><tr><th>#</th><th>model</th><th>average</th>{head}</tr></thead>
+<tbody>
+{rows}
+</tbody></table>
+<p class="note">Each cell: the ceiled score of the model's committed layer (regression metrics: raw&sup2; / ceiling;
+representational: raw / ceiling; 1 = as good as the data's own reliability) &plusmn; the standard error of the
+raw score over cross-validation folds; bold = best model on that benchmark; cell shade = score. Below: the layer
+used and, for models with a per-layer sweep, the best-scoring layer. Hover a cell for the raw score and ceiling.
+The last row is each benchmark's ceiling (split-half internal consistency of the neural data) &plusmn; its error.</p>
+</body></html>
+"""
+
+
+# --- figures ---------------------------------------------------------------------------------------------------
+
+def plot_sweep(tables, model, path):
+    """Score vs layer depth for one model, one line per benchmark (``tables``: benchmark -> sweep table), with
+    error bars (SEM over folds), the committed layer starred and the best layer ringed."""
+    plt = _pyplot()
+    from matplotlib.lines import Line2D
+
+    layers = (pd.concat([t[["layer", "depth"]] for t in tables.values()])
+              .drop_duplicates("layer").sort_values("depth", kind="stable")["layer"].tolist())
+    x_of = {layer: i for i, layer in enumerate(layers)}
+    fig, ax = plt.subplots(figsize=(max(9.5, 0.55 * len(layers) + 6.5), 4.8), layout="constrained")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (benchmark, table) in enumerate(tables.items()):
+        color = colors[i % len(colors)]
+        x = table["layer"].map(x_of).to_numpy()
+        ax.errorbar(x, table["score"], yerr=table["error"].fillna(0), color=color, marker="o", markersize=5,
+                    capsize=3, linewidth=1.6, label=benchmark)
+        committed = table[table["committed"]]
+        ax.plot(committed["layer"].map(x_of), committed["score"], linestyle="none", marker="*", markersize=17,
+                markerfacecolor=color, markeredgecolor="black", markeredgewidth=1.0, zorder=4)
+        best = table[table["best"]]
+        ax.plot(best["layer"].map(x_of), best["score"], linestyle="none", marker="o", markersize=15,
+                markerfacecolor="none", markeredgecolor=color, markeredgewidth=2.0, zorder=3)
+    ax.set_xticks(range(len(layers)))
+    step = max(1, math.ceil(len(layers) / 30))  # `sweep: all` can list 100+ layers: label every step-th
+    ax.set_xticklabels([layer if i % step == 0 else "" for i, layer in enumerate(layers)],
+                       rotation=45 if len(layers) > 4 or max(map(len, layers)) > 12 else 0, ha="right")
+    ax.set_xlabel("layer (model's forward order: shallow → deep)")
+    ax.set_ylabel("ceiled score (1 = ceiling)")
+    ax.set_title(f"{model}: score per layer")
+    ax.axhline(0, color="#999", linewidth=0.8)
+    ax.grid(axis="y", alpha=0.35)
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Line2D([], [], linestyle="none", marker="*", markersize=13, markerfacecolor="white",
+                       markeredgecolor="black"),
+                Line2D([], [], linestyle="none", marker="o", markersize=12, markerfacecolor="none",
+                       markeredgecolor="black", markeredgewidth=2.0)]
+    labels += ["committed layer (headline score)", "best layer"]
+    fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="benchmark (± SEM over folds)",
+               title_fontsize=9)
+    _save(fig, path)
+
+
+def fold_values(result):
+    """One number per fold of a score dict: its ``per_fold`` values (temporal metrics: the mean over time bins)."""
+    return [float(np.nanmean(v)) if isinstance(v, (list, tuple)) else _number(v) for v in result.get("per_fold", [])]
+
+
+def plot_folds(headlines, path, models=None, benchmarks=None):
+    """Per-fold spread of the raw (unceiled) score of each model's committed layer: one panel per benchmark,
+    a box and the individual folds per model, the mean marked."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    benchmarks = (list(benchmarks) if benchmarks is not None
+                  else list(dict.fromkeys(h["benchmark"] for h in headlines)))
+    by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
+    columns = min(3, len(benchmarks))
+    rows = math.ceil(len(benchmarks) / columns)
+    width = max(3.2, 0.9 * len(models) + 1.6)
+    fig, axes = plt.subplots(rows, columns, figsize=(columns * width, rows * 4.2 + 0.4), squeeze=False,
+                             layout="constrained")
+    rng = np.random.default_rng(0)
+    for ax, benchmark in zip(axes.flat, benchmarks):
+        values = [fold_values(by_cell.get((m, benchmark), {})) for m in models]
+        positions = np.arange(len(models))
+        present = [i for i, v in enumerate(values) if v]
+        ax.boxplot([values[i] for i in present], positions=positions[present], widths=0.5, whis=(0, 100),
+                   medianprops={"color": "#444"}, boxprops={"color": "#888"}, whiskerprops={"color": "#888"},
+                   capprops={"color": "#888"})
+        for i in present:
+            jitter = rng.uniform(-0.12, 0.12, len(values[i]))
+            ax.scatter(positions[i] + jitter, values[i], s=22, alpha=0.8, color=f"C{i % 10}", zorder=3)
+            ax.scatter([positions[i]], [np.mean(values[i])], marker="D", s=45, color="black", zorder=4)
+        n = max((len(v) for v in values), default=0)
+        metric = bench.parse(benchmark).metric if _parses(benchmark) else ""
+        ax.set_title(f"{benchmark}\n({n} fold{'s' if n != 1 else ''})", fontsize=10)
+        ax.set_xticks(positions)
+        ax.set_xticklabels(models, rotation=30 if max(map(len, models)) > 8 else 0, ha="right")
+        ax.set_ylabel("raw score per fold" + (f"\n({_raw_unit(metric)})" if metric else ""))
+        ax.grid(axis="y", alpha=0.35)
+    for ax in list(axes.flat)[len(benchmarks):]:
+        ax.set_visible(False)
+    from matplotlib.lines import Line2D
+    fig.legend([Line2D([], [], linestyle="none", marker="o", color="#555"),
+                Line2D([], [], linestyle="none", marker="D", color="black")],
+               ["one cross-validation fold", "mean over folds (= raw score)"], loc="outside lower center", ncols=2,
+               fontsize=9)
+    fig.suptitle("Per-fold spread of the committed layer's raw (unceiled) score")
+    _save(fig, path)
+
+
+# --- helpers ---------------------------------------------------------------------------------------------------
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path):
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=120, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def _number(value):
+    return float("nan") if value is None else float(value)
+
+
+def _sort_key(value):
+    return -math.inf if value is None or not np.isfinite(value) else value
+
+
+def _ceiling_value(ceiling):
+    if ceiling is None:
+        return float("nan")
+    return _number(ceiling["ceiling"] if isinstance(ceiling, dict) else ceiling)
+
+
+def _fmt(value, digits=3):
+    if value is None or (isinstance(value, float) and not np.isfinite(value)):
+        return "–"
+    return f"{float(value):.{digits}f}"
+
+
+def _error_span(value):
+    """' ± error' with two significant digits (a ceiling's error is often below 0.001); '' when there is none."""
+    if value is None or not np.isfinite(value):
+        return ""
+    return f" <span class='err'>± {float(value):.2g}</span>"
+
+
+def _shade(value):
+    """Cell background: white (score 0 or less) to green (score 1 or more)."""
+    if value is None or not np.isfinite(value):
+        return "#ffffff"
+    t = min(max(float(value), 0.0), 1.0)
+    red, green, blue = (int(round(255 + (a - 255) * t)) for a in (99, 190, 123))
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def _parses(identifier):
+    try:
+        bench.parse(identifier)
+        return True
+    except ValueError:
+        return False
+
+
+def _metric_note(identifier):
+    if not _parses(identifier):
+        return ""
+    b = bench.parse(identifier)
+    return f"{b.region}, {b.metric}"
+
+
+def _raw_unit(metric):
+    if metric in bench.REPRESENTATIONAL_METRICS:
+        return "similarity of representations"
+    return "Pearson r, median over neuroids"

@@ -1,0 +1,122 @@
+"""Report tables and figures on small hand-made score dicts: leaderboard shape and values, sweep flags, PNGs."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from brainpipe import report
+
+V4, IT = "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"
+
+
+def headline(model, benchmark, score, layer="l", error=0.01, per_fold=(0.3, 0.4, 0.5), **extra):
+    return {"model": model, "benchmark": benchmark, "score": score, "raw": 0.4, "ceiling": 0.8, "error": error,
+            "layer": layer, "per_fold": list(per_fold), **extra}
+
+
+@pytest.fixture
+def grid():
+    headlines = [headline("pixels", V4, 0.10), headline("pixels", IT, 0.03),
+                 headline("net", V4, 0.20, layer="features.7"),
+                 headline("net", IT, 0.15, layer="features.12", sweep={"features.7": 0.18, "features.12": 0.15},
+                          best_layer="features.7")]
+    ceilings = {V4: {"ceiling": 0.87, "error": 0.001}, IT: {"ceiling": 0.80, "error": 0.002}}
+    return headlines, ceilings
+
+
+def test_leaderboard_rows_models_columns_benchmarks_ceiling_last(grid):
+    headlines, ceilings = grid
+    table = report.leaderboard(headlines, ceilings, models=["pixels", "net"], benchmarks=[V4, IT])
+    assert list(table.columns) == [V4, IT, "average"]
+    assert list(table.index) == ["net", "pixels", "ceiling"]  # ranked by average, ceiling last
+    assert table.loc["pixels", V4] == pytest.approx(0.10)
+    assert table.loc["net", IT] == pytest.approx(0.15)
+    assert table.loc["net", "average"] == pytest.approx(0.175)
+    assert table.loc["ceiling", V4] == pytest.approx(0.87) and table.loc["ceiling", IT] == pytest.approx(0.80)
+    assert math.isnan(table.loc["ceiling", "average"])
+
+
+def test_leaderboard_missing_score_is_nan_and_ranks_last(grid):
+    headlines, ceilings = grid
+    table = report.leaderboard(headlines[1:], ceilings, models=["pixels", "net"], benchmarks=[V4, IT])
+    assert math.isnan(table.loc["pixels", V4]) and math.isnan(table.loc["pixels", "average"])
+    assert list(table.index) == ["net", "pixels", "ceiling"]
+
+
+def test_leaderboard_csv_and_html(grid, tmp_path):
+    headlines, ceilings = grid
+    table = report.leaderboard(headlines, ceilings, models=["pixels", "net"], benchmarks=[V4, IT])
+    path = tmp_path / "leaderboard.csv"
+    report.write_leaderboard_csv(table, path)
+    back = pd.read_csv(path, index_col="model")
+    assert list(back.index) == ["net", "pixels", "ceiling"] and list(back.columns) == [V4, IT, "average"]
+    assert back.loc["net", V4] == pytest.approx(0.2)
+    page = report.leaderboard_html(table, headlines, ceilings)
+    assert page.startswith("<!DOCTYPE html>") and page.count("<tr") == 1 + 3
+    assert "0.200" in page and "features.12" in page and "best of 2: features.7" in page
+    assert "0.870" in page  # the V4 ceiling
+
+
+def test_sweep_table_orders_by_depth_and_flags(tmp_path):
+    results = [{"layer": "features.12", "score": 0.15, "raw": 0.35, "error": 0.01},
+               {"layer": "features.2", "score": 0.05, "raw": 0.2, "error": 0.02},
+               {"layer": "features.7", "score": 0.18, "raw": 0.38, "error": 0.01}]
+    order = ["features", "features.0", "features.1", "features.2", "features.5", "features.7", "features.12"]
+    table = report.sweep_table(results, committed="features.12", order=order)
+    assert list(table.columns) == report.SWEEP_COLUMNS
+    assert list(table["layer"]) == ["features.2", "features.7", "features.12"]
+    assert list(table["depth"]) == [3, 5, 6]
+    assert list(table["committed"]) == [False, False, True]
+    assert list(table["best"]) == [False, True, False]
+    path = tmp_path / "sweep.tsv"
+    report.write_sweep_table(table, path)
+    back = report.read_sweep_table(path)
+    assert list(back["best"]) == [False, True, False] and back["committed"].dtype == bool
+    assert back["score"].tolist() == pytest.approx([0.05, 0.18, 0.15])
+
+
+def test_sweep_table_tie_picks_shallowest_and_unknown_layers_follow_list_order():
+    results = [{"layer": "b", "score": 0.2, "raw": 0.1, "error": 0.0},
+               {"layer": "a", "score": 0.2, "raw": 0.1, "error": 0.0}]
+    table = report.sweep_table(results, committed="a", order=())
+    assert list(table["layer"]) == ["b", "a"] and list(table["depth"]) == [0, 1]
+    assert list(table["best"]) == [True, False] and list(table["committed"]) == [False, True]
+
+
+def test_sweep_table_rejects_missing_committed_layer():
+    with pytest.raises(ValueError, match="committed layer 'x'"):
+        report.sweep_table([{"layer": "a", "score": 0.1, "raw": 0.1, "error": 0.0}], committed="x")
+
+
+def test_swept_benchmarks_and_targets():
+    config = {"models": ["pixels", "net"], "benchmarks": [V4, IT],
+              "model_zoo": {"pixels": {"architecture": "pixels", "layers": {"V4": "pixels", "IT": "pixels"}},
+                            "net": {"architecture": "net", "layers": {"V4": "a", "IT": "c"},
+                                    "sweep": {"IT": ["a", "b", "c"], "V4": ["a"]}}}}
+    assert report.swept_benchmarks(config, "net") == [IT]
+    assert report.swept_benchmarks(config, "pixels") == []
+    assert report.swept_models(config) == ["net"]
+    assert report.targets(config) == ["results/leaderboard.csv", "results/leaderboard.html",
+                                      "results/plots/folds.png", f"results/net/{IT}/sweep.tsv",
+                                      "results/plots/sweep_net.png"]
+
+
+def is_png(path):
+    data = path.read_bytes()
+    return len(data) > 1000 and data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plots_are_png(grid, tmp_path):
+    headlines, _ = grid
+    order = ["features.2", "features.5", "features.7", "features.12"]
+    tables = {}
+    for benchmark, scores in ((V4, [0.1, 0.2, 0.25, 0.2]), (IT, [0.05, 0.1, 0.15, 0.18])):
+        results = [{"layer": layer, "score": s, "raw": s, "error": 0.01} for layer, s in zip(order, scores)]
+        tables[benchmark] = report.sweep_table(results, committed="features.7", order=order)
+    report.plot_sweep(tables, "net", tmp_path / "sweep_net.png")
+    assert is_png(tmp_path / "sweep_net.png")
+    temporal = headline("net", "SyntheticShapes.IT-spantime_pls", 0.1, per_fold=[[0.1, 0.2], [0.3, 0.4]])
+    report.plot_folds(headlines + [temporal], tmp_path / "folds.png")
+    assert is_png(tmp_path / "folds.png")
+    assert report.fold_values(temporal) == pytest.approx([0.15, 0.35])

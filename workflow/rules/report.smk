@@ -1,0 +1,83 @@
+# Stage 8: the report. Per-layer sweep tables, the leaderboard (CSV + HTML) and figures, registered for
+# `snakemake --report report.html`. Table and figure logic: src/brainpipe/report.py. Partial target: plots.
+from brainpipe import report as reporting
+from brainpipe.workflow_config import architecture_layers
+
+
+rule sweep_table:
+    """A model's score on one benchmark for every layer it scores (config model_zoo.<model>.sweep)."""
+    input:
+        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
+                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+    output:
+        report("results/{model}/{benchmark}/sweep.tsv", caption="../report/sweep_table.rst", category="Layer sweeps",
+               subcategory="{model}", labels={"model": "{model}", "benchmark": "{benchmark}", "kind": "table"}),
+    params:
+        committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
+        order=lambda wildcards: list(architecture_layers(get_model(wildcards.model)["architecture"])),
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/sweep_table/{model}/{benchmark}.log",
+    script:
+        "../scripts/sweep_table.py"
+
+
+rule leaderboard:
+    input:
+        scores=grid_scores(),
+        ceilings=expand("results/ceilings/{benchmark}.json", benchmark=config["benchmarks"]),
+    output:
+        csv=report("results/leaderboard.csv", caption="../report/leaderboard_csv.rst", category="Leaderboard",
+                   labels={"file": "leaderboard.csv", "format": "CSV"}),
+        html=report("results/leaderboard.html", caption="../report/leaderboard.rst", category="Leaderboard",
+                    labels={"file": "leaderboard.html", "format": "HTML"}),
+    params:
+        models=config["models"],
+        benchmarks=config["benchmarks"],
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/leaderboard.log",
+    script:
+        "../scripts/leaderboard.py"
+
+
+rule sweep_plot:
+    input:
+        lambda wildcards: expand("results/{{model}}/{benchmark}/sweep.tsv",
+                                 benchmark=reporting.swept_benchmarks(config, wildcards.model)),
+    output:
+        report("results/plots/sweep_{model}.png", caption="../report/sweep.rst", category="Layer sweeps",
+               subcategory="{model}", labels={"model": "{model}", "benchmark": "all swept", "kind": "plot"}),
+    params:
+        benchmarks=lambda wildcards: reporting.swept_benchmarks(config, wildcards.model),
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/plots/sweep_{model}.log",
+    script:
+        "../scripts/plots.py"
+
+
+rule folds_plot:
+    input:
+        grid_scores(),
+    output:
+        report("results/plots/folds.png", caption="../report/folds.rst", category="Per-fold spread",
+               labels={"figure": "per-fold spread"}),
+    params:
+        models=config["models"],
+        benchmarks=config["benchmarks"],
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/plots/folds.log",
+    script:
+        "../scripts/plots.py"
+
+
+rule plots:
+    """Partial target: the leaderboard, sweep tables and every figure of the report."""
+    input:
+        reporting.targets(config),
