@@ -5,10 +5,14 @@ Usage::
     .venv/bin/python benchmarks/bench_regression.py --quick          # < 3 min, smaller shapes
     .venv/bin/python benchmarks/bench_regression.py                  # MajajHong-shaped, 1 split
     .venv/bin/python benchmarks/bench_regression.py --folds 10 --methods pls --features 9216
+    .venv/bin/python benchmarks/bench_regression.py --wide                    # PLS, 320×196608 raw pixels → 40
+    .venv/bin/python benchmarks/bench_regression.py --wide --threads 1 2      # ... at 1 and 2 torch threads
 
 Data: MajajHong-shaped structured synthetic data (3200 stimuli; ReLU-like features that are a random
 mixture of 40 latent factors plus noise; targets driven by the same latents plus noise), float32
 activations as the model stage writes them. Split 90/10 (2880 train / 320 test) as Brain-Score does.
+``--wide``: features ≫ samples (320 stimuli × 196608 raw pixels → 40 targets; 288 train), where PLS
+takes its n-space (kernel) path; sklearn is abandoned after ``--sklearn-timeout`` (120 s by default there).
 
 Each (method, implementation, fold) runs in its own subprocess so its peak RSS is its own:
 ``peak extra`` = ru_maxrss after fit+predict minus the RSS just before (the activation array is
@@ -91,7 +95,7 @@ def worker(args) -> None:
     """Fit + predict one (method, impl, fold); print a JSON line with time, RSS and held-out r."""
     import torch
 
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(args.threads or os.cpu_count() or 1)
     from brainpipe.regression import make_regression
     from brainpipe.stats import pearson_columns
 
@@ -102,15 +106,16 @@ def worker(args) -> None:
     del X
     _reset_peak_rss()
     rss_before = _status_bytes("VmRSS")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     model = make_regression(args.method) if args.impl == "ours" else sklearn_model(args.method)
     model.fit(Xtr, Y[train])
     pred = model.predict(Xte)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     peak = _status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     r = pearson_columns(pred, Y[test])
-    print(json.dumps({"seconds": seconds, "extra_peak": max(0, peak - rss_before), "x_bytes": Xtr.nbytes,
-                      "r": r.tolist(), "alpha": getattr(model, "alpha_", None)}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "extra_peak": max(0, peak - rss_before),
+                      "x_bytes": Xtr.nbytes, "r": r.tolist(), "alpha": getattr(model, "alpha_", None),
+                      "solver": getattr(model, "solver_", None)}))
 
 
 def _reset_peak_rss() -> None:
@@ -130,8 +135,9 @@ def _status_bytes(key: str) -> int:
     return 0
 
 
-def run_one(method, impl, fold, n_folds, x_path, y_path, timeout):
-    cmd = [sys.executable, __file__, "--worker", method, impl, str(fold), str(n_folds), str(x_path), str(y_path)]
+def run_one(method, impl, fold, n_folds, x_path, y_path, timeout, threads=0):
+    cmd = [sys.executable, __file__, "--worker", method, impl, str(fold), str(n_folds), str(x_path), str(y_path),
+           str(threads)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -144,26 +150,41 @@ def run_one(method, impl, fold, n_folds, x_path, y_path, timeout):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small shapes (1600 stimuli, 2048 features), < 3 min")
+    parser.add_argument("--wide", action="store_true",
+                        help="features >> samples: PLS on 320 stimuli × 196608 features → 40 targets")
+    parser.add_argument("--threads", type=int, nargs="+", default=[0],
+                        help="torch thread counts to time (0 = all cores, the default)")
     parser.add_argument("--folds", type=int, default=1, help="how many of the 10 splits to run (default 1)")
     parser.add_argument("--features", type=int, nargs="+", default=None, help="feature counts (default 9216 64896)")
     parser.add_argument("--targets", type=int, default=168)
     parser.add_argument("--stimuli", type=int, default=None)
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
     parser.add_argument("--no-sklearn", action="store_true", help="time only ours")
-    parser.add_argument("--sklearn-timeout", type=float, default=1800, help="seconds before a sklearn run is abandoned")
-    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--sklearn-timeout", type=float, default=None,
+                        help="seconds before a sklearn run is abandoned (default 1800; 120 with --wide)")
+    parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        method, impl, fold, n_folds, x_path, y_path = args.worker
+        method, impl, fold, n_folds, x_path, y_path, threads = args.worker
         worker(argparse.Namespace(method=method, impl=impl, fold=int(fold), n_folds=int(n_folds),
-                                  x_path=x_path, y_path=y_path))
+                                  x_path=x_path, y_path=y_path, threads=int(threads)))
         return
 
-    n = args.stimuli or (1600 if args.quick else 3200)
-    features = args.features or ([2048] if args.quick else [9216, 64896])
+    if args.wide:
+        n = args.stimuli or 320
+        features = args.features or [196608]
+        if args.targets == parser.get_default("targets"):
+            args.targets = 40
+        if args.methods == parser.get_default("methods"):
+            args.methods = ["pls"]
+    else:
+        n = args.stimuli or (1600 if args.quick else 3200)
+        features = args.features or ([2048] if args.quick else [9216, 64896])
+    if args.sklearn_timeout is None:
+        args.sklearn_timeout = 120 if args.wide else 1800
     OUT.mkdir(parents=True, exist_ok=True)
-    header = (f"{'method':<17}{'n×p→m':>20}{'fold':>5}{'ours s':>9}{'sklearn s':>11}{'speed-up':>10}"
-              f"{'max|Δr|':>10}{'med r':>8}{'ours RSS/X':>12}{'skl RSS/X':>11}  alpha ours/skl")
+    header = (f"{'method':<17}{'n×p→m':>20}{'fold':>5}{'thr':>4}{'ours s':>9}{'(cpu)':>7}{'sklearn s':>11}{'speed-up':>10}"
+              f"{'max|Δr|':>10}{'med r':>8}{'ours RSS/X':>12}{'skl RSS/X':>11}  alpha ours/skl | PLS solver")
     print(header)
     print("-" * len(header))
     for p in features:
@@ -174,24 +195,31 @@ def main() -> None:
         del X
         for method in args.methods:
             for fold in range(args.folds):
-                ours = run_one(method, "ours", fold, 10, x_path, y_path, None)
+                # sklearn once per fold (its BLAS threads are not torch's), compared with each torch thread count
                 ref = None if args.no_sklearn else run_one(method, "sklearn", fold, 10, x_path, y_path,
                                                           args.sklearn_timeout)
-                shape = f"{int(0.9 * n)}×{p}→{args.targets}"
-                line = f"{method:<17}{shape:>20}{fold:>5}{ours['seconds']:>9.2f}"
-                r_ours = np.array(ours["r"], dtype=float)
-                if ref is None:
-                    line += f"{'-' if args.no_sklearn else 'timeout':>11}{'':>10}{'':>10}"
-                    line += f"{np.nanmedian(r_ours):>8.3f}{ours['extra_peak'] / ours['x_bytes']:>12.2f}{'':>11}"
-                else:
-                    r_ref = np.array(ref["r"], dtype=float)
-                    line += (f"{ref['seconds']:>11.2f}{ref['seconds'] / ours['seconds']:>9.1f}×"
-                             f"{np.nanmax(np.abs(r_ours - r_ref)):>10.1e}{np.nanmedian(r_ours):>8.3f}"
-                             f"{ours['extra_peak'] / ours['x_bytes']:>12.2f}{ref['extra_peak'] / ref['x_bytes']:>11.2f}")
-                    if method == "ridgecv":
-                        line += f"  {ours['alpha']:g}/{ref['alpha']:g}"
-                print(line, flush=True)
+                for threads in args.threads:
+                    ours = run_one(method, "ours", fold, 10, x_path, y_path, None, threads)
+                    shape = f"{int(0.9 * n)}×{p}→{args.targets}"
+                    line = (f"{method:<17}{shape:>20}{fold:>5}{threads or os.cpu_count():>4}"
+                            f"{ours['seconds']:>9.2f}{ours['cpu_seconds']:>7.2f}")
+                    r_ours = np.array(ours["r"], dtype=float)
+                    if ref is None:
+                        line += f"{'-' if args.no_sklearn else 'timeout':>11}{'':>10}{'':>10}"
+                        line += f"{np.nanmedian(r_ours):>8.3f}{ours['extra_peak'] / ours['x_bytes']:>12.2f}{'':>11}"
+                    else:
+                        r_ref = np.array(ref["r"], dtype=float)
+                        line += (f"{ref['seconds']:>11.2f}{ref['seconds'] / ours['seconds']:>9.1f}×"
+                                 f"{np.nanmax(np.abs(r_ours - r_ref)):>10.1e}{np.nanmedian(r_ours):>8.3f}"
+                                 f"{ours['extra_peak'] / ours['x_bytes']:>12.2f}"
+                                 f"{ref['extra_peak'] / ref['x_bytes']:>11.2f}")
+                        if method == "ridgecv":
+                            line += f"  {ours['alpha']:g}/{ref['alpha']:g}"
+                    if ours.get("solver"):
+                        line += f"  {ours['solver']}"
+                    print(line, flush=True)
     print("RSS/X: peak RSS growth during fit+predict over the size of the float32 training activations.")
+    print("ours s: wall seconds of fit+predict; (cpu): its process CPU seconds (differs from wall on a busy machine).")
 
 
 if __name__ == "__main__":

@@ -44,9 +44,15 @@ def test_assembly_layout(small):
     table, images = small
     assembly = demo.simulate_assembly(table, images, neuroids={"V4": 4, "IT": 5}, repetitions=3)
     assert assembly.dims == ("neuroid", "presentation", "time_bin")
-    assert assembly.shape == (9, 90, 1)
+    assert assembly.shape[:2] == (9, 90)
     assert assembly.dtype == np.float32
-    assert assembly["time_bin_start"].values.tolist() == [70] and assembly["time_bin_end"].values.tolist() == [170]
+    # time-resolved: contiguous bins covering the static benchmarks' 70–170 ms window
+    starts, ends = assembly["time_bin_start"].values, assembly["time_bin_end"].values
+    assert starts[0] == 70 and ends[-1] >= 170 and (starts[1:] == ends[:-1]).all()
+    target, repetitions = prepare(assembly, "IT")
+    assert "time_bin" not in target.dims and repetitions.shape == (90, 5)
+    inside = (starts >= 70) & (ends <= 170)
+    np.testing.assert_allclose(repetitions.values, assembly.values[4:, :, inside].mean(axis=2).T, rtol=1e-5, atol=1e-6)
     assert sorted(np.unique(assembly["repetition"].values)) == [0, 1, 2]
     counts = np.unique(assembly["stimulus_id"].values, return_counts=True)[1]
     assert (counts == 3).all()

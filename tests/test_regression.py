@@ -58,6 +58,8 @@ def test_matches_sklearn(name, shape):
     assert np.abs(r_ours - r_ref).max() < 1e-3
     if name == "ridgecv":
         assert ours.alpha_ == ref.alpha_
+    if name == "pls":  # p>n (108 × 400) is wide enough for the n-space path
+        assert ours.solver_ == ("kernel" if shape[1] > shape[0] else "features")
 
 
 @pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv"])
@@ -69,6 +71,48 @@ def test_float32_input_close_to_sklearn_float64(name):
     b = SKLEARN[name]().fit(Xtr, Ytr).predict(Xte)
     assert np.abs(pearson_columns(a, Yte) - pearson_columns(b, Yte)).max() < 1e-3
     assert np.abs(a - b).max() <= 1e-3 * np.abs(b).max()
+
+
+@pytest.mark.parametrize("m", [1, 30, 150], ids=["m=1", "m<n", "m>n"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pls_kernel_path_matches_feature_path(dtype, m):
+    """Wide X: the n-space (kernel) path gives the p-space path's predictions and coefficients, and
+    sklearn's; m > n exercises the n-space power iteration, m = 1 sklearn's single-target shortcut."""
+    X, Y = structured(100, 3000, m, seed=5, dtype=dtype)
+    Xtr, Ytr, Xte, Yte = split(X, Y)
+    kernel = make_regression("pls", solver="kernel").fit(Xtr, Ytr)
+    features = make_regression("pls", solver="features").fit(Xtr, Ytr)
+    assert make_regression("pls").fit(Xtr, Ytr).solver_ == "kernel"  # auto picks it for 90 × 3000
+    assert kernel.solver_ == "kernel" and features.solver_ == "features"
+    assert kernel.n_components_ == features.n_components_ == 25
+    a, b = kernel.predict(Xte), features.predict(Xte)
+    assert np.abs(a - b).max() <= 1e-5 * np.abs(b).max()
+    ck, cf = kernel.coef_.numpy(), features.coef_.numpy()
+    assert np.abs(ck - cf).max() <= 1e-8 * np.abs(cf).max()  # ~1e-12 measured: same float64 math
+    ref = SKLEARN["pls"]().fit(Xtr.astype(np.float64), Ytr).predict(Xte.astype(np.float64))
+    assert np.abs(a - ref).max() <= 1e-4 * np.abs(ref).max()
+
+
+def test_pls_kernel_path_edge_cases():
+    """Kernel path forced on a constant target, the X -> X peer test and a component-count clamp."""
+    X, Y = structured(80, 400, 4)
+    Y[:, 2] = 7.0
+    Xtr, Ytr, Xte, _ = split(X, Y)
+    pred = make_regression("pls", solver="kernel").fit(Xtr, Ytr).predict(Xte)
+    np.testing.assert_allclose(pred[:, 2], 7.0, rtol=1e-6)
+    ref = SKLEARN["pls"]().fit(Xtr, Ytr).predict(Xte)
+    np.testing.assert_allclose(pred, ref, rtol=0, atol=1e-4 * np.abs(ref).max())
+    rng = np.random.default_rng(0)
+    x = (np.arange(750).reshape(30, 25) + rng.standard_normal((30, 25))).astype(np.float32)
+    test = np.arange(30) % 10 == 0
+    pred = make_regression("pls", solver="kernel").fit(x[~test], x[~test]).predict(x[test])
+    np.testing.assert_allclose(pearson_columns(pred.T, x[test].T), 1.0, atol=1e-5)
+    np.testing.assert_allclose(pearson_columns(pred, x[test]), 1.0, atol=1e-5)
+    X, Y = structured(20, 100, 5)
+    model = make_regression("pls", solver="kernel").fit(X, Y)
+    assert model.n_components_ == 19 and np.isfinite(model.predict(X)).all()
+    with pytest.raises(ValueError, match="unknown PLS solver"):
+        make_regression("pls", solver="dual")
 
 
 def test_ridgecv_alpha_choice_over_a_range_of_noise():
@@ -162,3 +206,14 @@ def test_cuda_matches_cpu(name):
     cpu = make_regression(name, device="cpu").fit(Xtr, Ytr).predict(Xte)
     gpu = make_regression(name, device="cuda").fit(Xtr, Ytr).predict(Xte)
     np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-4 * np.abs(cpu).max())
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (torch.cuda.is_available() is False)")
+@pytest.mark.parametrize("solver", ["features", "kernel"])
+def test_cuda_pls_paths_match_cpu(solver):
+    X, Y = structured(100, 3000, 30, seed=5, dtype=np.float32)
+    Xtr, Ytr, Xte, _ = split(X, Y)
+    cpu = make_regression("pls", solver=solver, device="cpu").fit(Xtr, Ytr).predict(Xte)
+    gpu_model = make_regression("pls", solver=solver, device="cuda").fit(Xtr, Ytr)
+    assert gpu_model.coef_.is_cuda and gpu_model.solver_ == solver
+    np.testing.assert_allclose(gpu_model.predict(Xte), cpu, rtol=0, atol=1e-5 * np.abs(cpu).max())

@@ -359,6 +359,11 @@ class PLSRegression(Regression):
             return None
         return int(nonzero[0])
 
+    def predict(self, X) -> np.ndarray:
+        """Predict targets. X : (n_samples, n_features). Returns float32 array (n_samples, n_targets)."""
+        with _single_thread(self.device):  # one memory-bound pass over X (see _single_thread)
+            return self._linear_predict(X)
+
     # ---- p-space path ---------------------------------------------------------------------------------
     def _fit_features(self, Xt, Y0, n_max):
         n, p = Xt.shape
@@ -526,22 +531,30 @@ class PLSRegression(Regression):
         return out
 
 
-# Cost model of the two PLS paths, in seconds per unit on one CPU core (measured on a 2-core Xeon,
-# torch 2.x/MKL; only the ratios matter): a float64 matrix-vector pass over float32 X is memory- and
-# conversion-bound (~1 ns per element of X), float64 GEMM is compute-bound (~0.04 ns per multiply-add),
-# streaming updates of p × m float64 arrays ~0.5 ns per element.
-_COST_PASS, _COST_MAC, _COST_STREAM = 1.0e-9, 0.04e-9, 0.5e-9
+# Cost model of the two PLS paths, in seconds per unit on one CPU core. Measured (CPU time, torch 2.13/MKL,
+# 2-core Xeon; only the ratios matter) on 288×196608, 576×32768, 1152×32768 and 2880×9216 float32 X:
+# a float64 matrix-vector pass over float32 X is memory- and conversion-bound, 1.75-3.5 ns per element
+# of X (taken low, 2 ns, so ties go to the p-space path); float64 GEMM is compute-bound, ~0.05 ns per
+# multiply-add; streaming updates of the p × m float64 arrays ~0.5 ns per element.
+_COST_PASS, _COST_MAC, _COST_STREAM = 2.0e-9, 0.05e-9, 0.5e-9
 
 
 def _pls_solver(n: int, p: int, m: int, k: int) -> str:
-    """``"kernel"`` or ``"features"``: whichever the cost model says is cheaper.
+    """``"kernel"`` or ``"features"`` for PLS on an (n, p) X with m targets and k components: whichever the
+    cost model above says is cheaper.
 
-    features: ``2k + 1`` float64 passes over X plus ~``k p (3m + k)`` streaming work on C and the
-    rotations; kernel: the Gram ``n² p`` multiply-adds, one pass for the rotations (``n p k`` MACs) and
-    ``O(k n² (m + 4))`` per-component work. p cancels to first order, so the choice is essentially
-    ``n ≲ 2k · COST_PASS / COST_MAC`` (~1000 for 25 components): wide Brain-Score folds (a few hundred
-    stimuli, 10⁵ pixels) go to the kernel path, 2880-stimulus folds stay in p-space. The kernel path
-    also needs ``p >= 2n`` so its n × n float64 Gram is no bigger than X itself (memory ≲ X).
+    * features: ``2k + 1`` float64 passes over X (two per component, one for ``X0ᵀ Y0``) plus
+      ~``k p (3m + k)`` streaming work on C and the rotations;
+    * kernel: the Gram (``n² p`` multiply-adds, one pass), the rotations (one pass, ``n p k``) and
+      ``k n² (min(m, n) + 4)`` per-component work in n-space.
+
+    p cancels to first order, so the switch is essentially ``n ≲ 2k · COST_PASS / COST_MAC`` (~2000 at 25
+    components): wide Brain-Score folds (a few hundred stimuli × 10⁵ pixels: 288×196608→40 measured
+    1.1 s vs 9 s CPU) go to the kernel path, 2880-stimulus folds stay in p-space (2880×9216→168: 2.4 s
+    vs 6 s kernel). The kernel path also needs ``p >= 2n``: its two n × n float64 Grams (K_0 and the
+    deflated K_k, 16 n² bytes) then take no more than twice a float32 X (8 n p bytes). Below that the
+    p-space path is used even where the model would favour the kernel: X is then small (p < 2n), so
+    both paths are fast and the memory bound matters more.
     """
     if p < 2 * n:
         return "features"

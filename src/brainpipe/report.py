@@ -202,14 +202,15 @@ def plot_sweep(tables, model, path):
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (benchmark, table) in enumerate(tables.items()):
         color = colors[i % len(colors)]
-        x = table["layer"].map(x_of).to_numpy()
+        dodge = (i - (len(tables) - 1) / 2) * min(0.08, 0.3 / len(tables))  # keep error bars apart
+        x = table["layer"].map(x_of).to_numpy() + dodge
         ax.errorbar(x, table["score"], yerr=table["error"].fillna(0), color=color, marker="o", markersize=5,
                     capsize=3, linewidth=1.6, label=benchmark)
         committed = table[table["committed"]]
-        ax.plot(committed["layer"].map(x_of), committed["score"], linestyle="none", marker="*", markersize=17,
+        ax.plot(committed["layer"].map(x_of) + dodge, committed["score"], linestyle="none", marker="*", markersize=17,
                 markerfacecolor=color, markeredgecolor="black", markeredgewidth=1.0, zorder=4)
         best = table[table["best"]]
-        ax.plot(best["layer"].map(x_of), best["score"], linestyle="none", marker="o", markersize=15,
+        ax.plot(best["layer"].map(x_of) + dodge, best["score"], linestyle="none", marker="o", markersize=15,
                 markerfacecolor="none", markeredgecolor=color, markeredgewidth=2.0, zorder=3)
     ax.set_xticks(range(len(layers)))
     step = max(1, math.ceil(len(layers) / 30))  # `sweep: all` can list 100+ layers: label every step-th
