@@ -46,8 +46,6 @@ def test_stderr_restored(tmp_path):
     assert sys.stderr is before
 
 
-@pytest.mark.xfail(strict=True, reason="logs.logged restores sys.stdout to sys.__stdout__ instead of the "
-                                       "stdout that was active on entry (breaks in-process use under redirection)")
 def test_stdout_restored(tmp_path):
     before = sys.stdout
     try:

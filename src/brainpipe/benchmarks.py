@@ -30,6 +30,12 @@ class Family:
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (downloaded) or 'demo' (generated here)
     notes: str = ""
+    private_dataset: str | None = None       # Brain-Score's default split for the family, if not public
+    private_stimulus_set: str | None = None
+
+    @property
+    def stimulus_sets(self):
+        return {s for s in (self.stimulus_set, self.private_stimulus_set) if s}
 
 
 _MAJAJHONG = Family(
@@ -38,13 +44,15 @@ _MAJAJHONG = Family(
     # downloadable. Users with the private files point data.local_files at them (README, "Real data").
     dataset="MajajHong2015.public", stimulus_set="hvm-public", regions=("V4", "IT"), visual_degrees=8,
     stratification="object_name", time_window=(70, 170), number_of_trials=50,
-    notes="public HvM split (variations 0 and 3): 3200 images")
+    notes="public HvM split (variations 0 and 3): 3200 images",
+    private_dataset="MajajHong2015.private", private_stimulus_set="hvm-private")
 _FREEMANZIEMBA = Family(
     # brainscore-facts-more.md §1: VISUAL_DEGREES 4, NUMBER_OF_TRIALS 20, time bins 50–200 ms (mean of 1-ms bins),
     # stratification texture_type.
     dataset="FreemanZiemba2013.public", stimulus_set="FreemanZiemba2013.aperture-public", regions=("V1", "V2"),
     visual_degrees=4, stratification="texture_type", time_window=(50, 200), number_of_trials=20,
-    notes="public aperture split: 135 images")
+    notes="public aperture split: 135 images",
+    private_dataset="FreemanZiemba2013.private", private_stimulus_set="FreemanZiemba2013.aperture-private")
 _SYNTHETIC = Family(
     # brainpipe's own simulated demo (src/brainpipe/demo.py): not a real data set. Shown at 10 degrees so that
     # models at 8 degrees exercise place_on_screen (a centre crop).
@@ -55,9 +63,9 @@ _SYNTHETIC = Family(
 
 FAMILIES = {
     "MajajHong2015": _MAJAJHONG,
-    "MajajHong2015public": _MAJAJHONG,
+    "MajajHong2015public": replace(_MAJAJHONG, private_dataset=None, private_stimulus_set=None),
     "FreemanZiemba2013": _FREEMANZIEMBA,
-    "FreemanZiemba2013public": _FREEMANZIEMBA,
+    "FreemanZiemba2013public": replace(_FREEMANZIEMBA, private_dataset=None, private_stimulus_set=None),
     "SyntheticShapes": _SYNTHETIC,
 }
 
@@ -109,5 +117,16 @@ def parse(identifier, settings=None) -> Benchmark:
     return Benchmark(identifier, name, family, region, metric, dict(settings or {}))
 
 
-def with_settings(benchmark: Benchmark, settings) -> Benchmark:
-    return replace(benchmark, settings={**benchmark.settings, **settings})
+def with_split(benchmark: Benchmark, split) -> Benchmark:
+    """Switch a family that has a private split (Brain-Score's default for MajajHong2015.* and
+    FreemanZiemba2013.*) to it. ``split`` is 'public' (brainpipe's default: downloadable) or 'private'."""
+    if split in (None, "public"):
+        return benchmark
+    if split != "private":
+        raise ValueError(f"split must be 'public' or 'private', got {split!r}")
+    family = benchmark.family
+    if family.private_dataset is None:
+        raise ValueError(f"benchmark family {benchmark.family_name} has no private split")
+    family = replace(family, dataset=family.private_dataset, stimulus_set=family.private_stimulus_set,
+                     notes=f"private split ({family.private_dataset})")
+    return replace(benchmark, family=family)

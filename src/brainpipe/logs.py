@@ -14,15 +14,15 @@ from pathlib import Path
 def logged(log_path, stage):
     log_path = Path(log_path)
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    terminal = sys.stderr
+    terminal, output = sys.stderr, sys.stdout
     with open(log_path, "w", buffering=1) as log:
         sys.stderr = sys.stdout = log
         try:
             yield log
         except Exception as error:  # every failure: one line on screen, traceback in the log
             traceback.print_exc(file=log)
-            sys.stderr, sys.stdout = terminal, sys.__stdout__
-            print(f"brainpipe {stage} failed: {error}\n  (full traceback: {log_path})", file=terminal, flush=True)
+            sys.stderr, sys.stdout = terminal, output
+            print(f"brainpipe {stage} failed: {error} (traceback: {log_path})", file=terminal, flush=True)
             raise SystemExit(1) from None
         finally:
-            sys.stderr, sys.stdout = terminal, sys.__stdout__
+            sys.stderr, sys.stdout = terminal, output

@@ -33,9 +33,11 @@ wildcard_constraints:
 def get_benchmark(identifier):
     """Parse a benchmark id with its config overrides; a bad id stops the run with the parser's message."""
     try:
-        return bench.parse(identifier, config.get("benchmark_settings", {}).get(identifier, {}))
+        benchmark = bench.parse(identifier, config.get("benchmark_settings", {}).get(identifier, {}))
+        split = (config.get("data") or {}).get("splits", {}).get(benchmark.family_name)
+        return bench.with_split(benchmark, split)
     except ValueError as error:
-        raise WorkflowError(str(error)) from None
+        raise WorkflowError(f"benchmark {identifier}: {error}") from None
 
 
 def get_model(name):
@@ -79,7 +81,7 @@ def model_layers(model_name, stimulus_set):
     benchmark families that use that set, plus sweep layers. Independent of the grid, so adding a benchmark
     never re-extracts activations."""
     spec = get_model(model_name)
-    regions = {r for f in bench.FAMILIES.values() if f.stimulus_set == stimulus_set for r in f.regions}
+    regions = {r for f in bench.FAMILIES.values() if stimulus_set in f.stimulus_sets for r in f.regions}
     layers = [spec["layers"][r] for r in sorted(regions) if r in spec["layers"]]
     for region in sorted(regions):
         layers += layers_for_sweep(spec, region)
@@ -118,7 +120,7 @@ def mb(paths, factor=1.0, floor=1000):
 
 def prepare_window(wildcards):
     """Time window (and bin width for temporal benchmarks) of the family whose data set this is."""
-    families = [f for f in bench.FAMILIES.values() if f.dataset == wildcards.dataset]
+    families = [f for f in bench.FAMILIES.values() if wildcards.dataset in (f.dataset, f.private_dataset)]
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
     family = families[0]

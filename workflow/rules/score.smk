@@ -25,6 +25,10 @@ rule score:
     params:
         committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
         model_spec=lambda wildcards: get_model(wildcards.model),
+        data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
+                                "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
+                                "visual_degrees": get_benchmark(wildcards.benchmark).visual_degrees,
+                                "settings": get_benchmark(wildcards.benchmark).settings},
     conda:
         "../envs/brainpipe.yaml"
     log:
