@@ -2,7 +2,7 @@
 
 import pytest
 
-from brainpipe.benchmarks import FAMILIES, METRICS, parse, with_settings
+from brainpipe.benchmarks import FAMILIES, METRICS, parse, with_split
 
 
 def test_parse_majajhong():
@@ -40,9 +40,21 @@ def test_parse_errors(identifier, message):
 def test_settings():
     benchmark = parse("SyntheticShapes.IT-pls", {"splits": 3})
     assert benchmark.n_folds == 3 and benchmark.visual_degrees == 10
-    changed = with_settings(benchmark, {"visual_degrees": 4})
-    assert changed.visual_degrees == 4 and changed.n_folds == 3
-    assert benchmark.settings == {"splits": 3}
+    assert parse("SyntheticShapes.IT-pls", {"visual_degrees": 4}).visual_degrees == 4
+
+
+def test_private_split():
+    public = parse("MajajHong2015.IT-pls")
+    assert public.family.dataset == "MajajHong2015.public" and public.family.stimulus_set == "hvm-public"
+    private = with_split(public, "private")
+    assert private.family.dataset == "MajajHong2015.private" and private.family.stimulus_set == "hvm-private"
+    assert with_split(public, "public") == public
+    with pytest.raises(ValueError, match="no private split"):
+        with_split(parse("MajajHong2015public.IT-pls"), "private")
+    with pytest.raises(ValueError, match="no private split"):
+        with_split(parse("SyntheticShapes.IT-pls"), "private")
+    with pytest.raises(ValueError, match="'public' or 'private'"):
+        with_split(public, "secret")
 
 
 def test_freemanziemba_constants():
