@@ -198,7 +198,7 @@ def plot_sweep(tables, model, path):
     layers = (pd.concat([t[["layer", "depth"]] for t in tables.values()])
               .drop_duplicates("layer").sort_values("depth", kind="stable")["layer"].tolist())
     x_of = {layer: i for i, layer in enumerate(layers)}
-    fig, ax = plt.subplots(figsize=(max(9.5, 0.55 * len(layers) + 6.5), 4.8), layout="constrained")
+    fig, ax = plt.subplots(figsize=(min(16.0, max(9.5, 0.55 * len(layers) + 6.5)), 4.8), layout="constrained")
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (benchmark, table) in enumerate(tables.items()):
         color = colors[i % len(colors)]
@@ -213,10 +213,13 @@ def plot_sweep(tables, model, path):
         ax.plot(best["layer"].map(x_of) + dodge, best["score"], linestyle="none", marker="o", markersize=15,
                 markerfacecolor="none", markeredgecolor=color, markeredgewidth=2.0, zorder=3)
     ax.set_xticks(range(len(layers)))
-    step = max(1, math.ceil(len(layers) / 30))  # `sweep: all` can list 100+ layers: label every step-th
-    ax.set_xticklabels([layer if i % step == 0 else "" for i, layer in enumerate(layers)],
+    # `sweep: all` can list 100+ layers: label every step-th, and always the committed and best ones
+    step = max(1, math.ceil(len(layers) / 25))
+    marked = set().union(*(t.loc[t["committed"] | t["best"], "layer"] for t in tables.values()))
+    ax.set_xticklabels([layer if i % step == 0 or layer in marked else "" for i, layer in enumerate(layers)],
                        rotation=45 if len(layers) > 4 or max(map(len, layers)) > 12 else 0, ha="right")
-    ax.set_xlabel("layer (model's forward order: shallow → deep)")
+    ax.set_xlabel("layer (model's forward order: shallow → deep)"
+                  + (f"; every {step}th labelled" if step > 1 else ""))
     ax.set_ylabel("ceiled score (1 = ceiling)")
     ax.set_title(f"{model}: score per layer")
     ax.axhline(0, color="#999", linewidth=0.8)
