@@ -30,8 +30,15 @@ class Family:
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (downloaded) or 'demo' (generated here)
     notes: str = ""
+    fixed_split: bool = False               # stimuli carry a train/test 'split' column (for the *_split metrics)
     private_dataset: str | None = None       # Brain-Score's default split for the family, if not public
     private_stimulus_set: str | None = None
+
+    @property
+    def metrics(self):
+        """The metrics this family's data supports."""
+        return tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
+                     and (m not in SPLIT_METRICS or self.fixed_split))
 
     @property
     def stimulus_sets(self):
@@ -58,7 +65,7 @@ _SYNTHETIC = Family(
     # models at 8 degrees exercise place_on_screen (a centre crop).
     dataset="SyntheticShapes", stimulus_set="SyntheticShapes", regions=("V4", "IT"), visual_degrees=10,
     stratification="object_name", time_window=(70, 170), temporal_window=(70, 250), number_of_trials=1,
-    source="demo",
+    source="demo", fixed_split=True,
     notes="SIMULATED responses to procedurally drawn shapes (offline demo)")
 
 FAMILIES = {
@@ -114,6 +121,10 @@ def parse(identifier, settings=None) -> Benchmark:
         raise ValueError(f"benchmark {identifier!r}: {name} has no region {region!r}; it has {list(family.regions)}")
     if metric not in METRICS:
         raise ValueError(f"benchmark {identifier!r}: unknown metric {metric!r}; known: {list(METRICS)}")
+    if metric not in family.metrics:
+        why = "time-resolved recordings" if metric in TEMPORAL_METRICS else "a fixed train/test split"
+        raise ValueError(f"benchmark {identifier!r}: metric {metric!r} needs {why}, which {name} does not have; "
+                         f"its metrics: {list(family.metrics)}")
     return Benchmark(identifier, name, family, region, metric, dict(settings or {}))
 
 

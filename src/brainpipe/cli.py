@@ -47,9 +47,9 @@ def _families_by_definition():
 
 def list_benchmarks(config: dict, out=None) -> None:
     out = out or sys.stdout
-    metrics = ", ".join(bench.METRICS)
+    metrics = ", ".join(bench.METRICS)  # each family lists the ones its data supports
     print("Benchmarks: <family>.<region>-<metric>", file=out)
-    print(f"  metrics (any family): {metrics}", file=out)
+    print(f"  metrics: {metrics}", file=out)
     for names, family in _families_by_definition():
         origin = "generated locally" if family.source == "demo" else f"data set {family.dataset}"
         print(f"\n  {' = '.join(names)}  ({family.visual_degrees:g}°, {origin}, stimuli {family.stimulus_set},"
@@ -59,7 +59,7 @@ def list_benchmarks(config: dict, out=None) -> None:
             print(f"    {family.notes}", file=out)
         for name in names:
             for region in family.regions:
-                identifiers = " ".join(f"{name}.{region}-{metric}" for metric in bench.METRICS)
+                identifiers = " ".join(f"{name}.{region}-{metric}" for metric in family.metrics)
                 print(textwrap.fill(identifiers, width=116, initial_indent="    ", subsequent_indent="      ",
                                     break_on_hyphens=False), file=out)
 

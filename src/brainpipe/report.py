@@ -219,7 +219,7 @@ def plot_sweep(tables, model, path):
     ax.set_xticklabels([layer if i % step == 0 or layer in marked else "" for i, layer in enumerate(layers)],
                        rotation=45 if len(layers) > 4 or max(map(len, layers)) > 12 else 0, ha="right")
     ax.set_xlabel("layer (model's forward order: shallow → deep)"
-                  + (f"; every {step}th labelled" if step > 1 else ""))
+                  + ("; not every layer labelled" if step > 1 else ""))
     ax.set_ylabel("ceiled score (1 = ceiling)")
     ax.set_title(f"{model}: score per layer")
     ax.axhline(0, color="#999", linewidth=0.8)
