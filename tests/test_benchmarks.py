@@ -19,7 +19,7 @@ def test_parse_majajhong():
     ("SyntheticShapes.V4-rdm", "representational", 1),
     ("SyntheticShapes.V4-cka", "representational", 1),
     ("SyntheticShapes.V4-ridge_split", "regression", 1),
-    ("FreemanZiemba2013.V1-spantime_pls", "temporal", 10),
+    ("SyntheticShapes.IT-spantime_pls", "temporal", 10),
 ])
 def test_kinds_and_folds(identifier, kind, folds):
     benchmark = parse(identifier)
@@ -31,6 +31,8 @@ def test_kinds_and_folds(identifier, kind, folds):
     ("Nope2020.IT-pls", "unknown family 'Nope2020'"),
     ("MajajHong2015.V1-pls", "no region 'V1'"),
     ("MajajHong2015.IT-svm", "unknown metric 'svm'"),
+    ("MajajHong2015.IT-spantime_pls", "needs time-resolved recordings"),
+    ("FreemanZiemba2013.V1-ridge_split", "needs a fixed train/test split"),
 ])
 def test_parse_errors(identifier, message):
     with pytest.raises(ValueError, match=message):
