@@ -14,7 +14,8 @@ Design (why it is fast and lean):
   in place (``torch.from_numpy`` shares memory); float64 input is computed in float64.
 * Everything small (cross-covariances, Gram matrices, eigenproblems, loadings) is float64.
 * Models solved by a Gram matrix use the smaller side: ``Xc Xcᵀ`` (n×n) when features ≥ samples
-  ("dual" / kernel form), ``Xcᵀ Xc`` (p×p) otherwise.
+  ("dual" / kernel form), ``Xcᵀ Xc`` (p×p) otherwise. PLS likewise runs NIPALS in n-space on
+  ``Xc Xcᵀ`` for wide X (n_features ≫ n_samples, e.g. raw pixels) and in p-space otherwise.
 * torch does the heavy products, so ``device="cuda"`` runs the same code on a GPU.
 """
 
