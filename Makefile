@@ -24,7 +24,7 @@ test: setup
 
 # Starts a real single-node SLURM on 127.0.0.1 (root + Debian's packages); skipped with the reason otherwise.
 test-slurm: setup
-	$(BIN)/python -m pytest -m slurm -rs tests/test_slurm.py
+	$(BIN)/python -m pytest -m slurm -rs -s tests/test_slurm.py
 
 bench: setup
 	$(BIN)/python benchmarks/bench_regression.py --quick

@@ -183,8 +183,8 @@ def main() -> None:
     if args.sklearn_timeout is None:
         args.sklearn_timeout = 120 if args.wide else 1800
     OUT.mkdir(parents=True, exist_ok=True)
-    header = (f"{'method':<17}{'n×p→m':>20}{'fold':>5}{'thr':>4}{'ours s':>9}{'(cpu)':>7}{'sklearn s':>11}{'speed-up':>10}"
-              f"{'max|Δr|':>10}{'med r':>8}{'ours RSS/X':>12}{'skl RSS/X':>11}  alpha ours/skl | PLS solver")
+    header = (f"{'method':<17}{'n×p→m':>20}{'fold':>5}{'thr':>4}{'ours s':>9}{'(cpu)':>7}{'sklearn s':>11}"
+              f"{'speed-up':>10}{'max|Δr|':>10}{'med r':>8}{'ours RSS/X':>12}{'skl RSS/X':>11}  alpha ours/skl | PLS solver")
     print(header)
     print("-" * len(header))
     for p in features:
