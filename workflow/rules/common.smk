@@ -14,10 +14,11 @@ from brainpipe.workflow_config import ConfigError, check_config, layers_for_swee
 
 
 validate(config, schema=str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))
-try:
-    check_config(config)
-except ConfigError as error:
-    raise WorkflowError(str(error)) from None
+if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
+    try:
+        check_config(config)  # builds each model's architecture to check layer names (~1 s per model)
+    except ConfigError as error:
+        raise WorkflowError(str(error)) from None
 
 
 wildcard_constraints:
