@@ -6,7 +6,7 @@ the object names, the HTTP downloads, the cache layout, torchvision's ``IMAGENET
 ``$TORCH_HOME/hub/checkpoints/alexnet-owt-7be5be79.pth`` and never touches the network). What is a stand-in:
 the file contents (tests/brainio_fixtures.py, scale tiny, so their sha1s come in through
 ``data.checksums_override``) and the weights (seeded random numbers under the real file name). No score here
-is comparable with Brain-Score's; docs/real-data.md lists the published numbers.
+is comparable with Brain-Score's; README.md ("Real data") lists the published numbers.
 """
 
 import json
