@@ -88,7 +88,7 @@ def list_data(config: dict, out=None) -> None:
     print(f"Store: {base}", file=out)
     print(f"Cache: {cache_dir}/<sha1>/<file>  (config data.cache_dir; relative paths are under the working "
           "directory)", file=out)
-    print("Sizes: not listed in Brain-Score's catalog (UNVERIFIED); see README.md, "Real data".\n", file=out)
+    print("Sizes: not listed in Brain-Score's catalog (UNVERIFIED); see README.md, section 'Real data'.\n", file=out)
 
     def where(remote):
         if remote.name in local:
