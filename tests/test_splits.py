@@ -1,7 +1,6 @@
 """brainpipe.splits.cv_splits against scikit-learn's splitters with Brain-Score's defaults (brainscore-facts.md §5)."""
 
 import numpy as np
-import pytest
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 
 from brainpipe.splits import cv_splits

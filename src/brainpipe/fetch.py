@@ -41,6 +41,7 @@ import xarray as xr
 
 from . import __version__
 from .catalog import DEFAULT, Catalog, RemoteFile, resolve
+from .io import atomic_directory
 
 #: Name of the stimulus table in a brainpipe stimulus-set folder (same as ``brainpipe.stimuli.CSV_NAME``).
 STIMULI_CSV = "stimuli.csv"
@@ -299,32 +300,25 @@ def extract_zip_safely(zip_path: str | os.PathLike, dest_dir: str | os.PathLike)
             if reason:
                 raise FetchError(f"Refusing to extract {zip_path}: entry {info.filename!r} has a {reason}. "
                                  "Nothing was extracted. The zip is not a Brain-Score stimulus archive.")
-        dest_dir.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{dest_dir.name}.", suffix=".tmp", dir=dest_dir.parent))
-        root = staging.resolve()
         files = []
         try:
-            for info in members:
-                name = info.filename.replace("\\", "/")
-                target = (staging / name).resolve()
-                if target != root and root not in target.parents:  # belt and braces after _unsafe_reason
-                    raise FetchError(f"Refusing to extract {zip_path}: entry {info.filename!r} escapes the "
-                                     "destination folder. Nothing was extracted.")
-                if info.is_dir():
-                    target.mkdir(parents=True, exist_ok=True)
-                    continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with archive.open(info) as source, open(target, "wb") as sink:
-                    shutil.copyfileobj(source, sink, _CHUNK)
-                files.append(PurePosixPath(name).as_posix())
-            if dest_dir.exists():
-                shutil.rmtree(dest_dir)
-            os.replace(staging, dest_dir)
+            with atomic_directory(dest_dir) as staging:
+                root = staging.resolve()
+                for info in members:
+                    name = info.filename.replace("\\", "/")
+                    target = (staging / name).resolve()
+                    if target != root and root not in target.parents:  # belt and braces after _unsafe_reason
+                        raise FetchError(f"Refusing to extract {zip_path}: entry {info.filename!r} escapes the "
+                                         "destination folder. Nothing was extracted.")
+                    if info.is_dir():
+                        target.mkdir(parents=True, exist_ok=True)
+                        continue
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with archive.open(info) as source, open(target, "wb") as sink:
+                        shutil.copyfileobj(source, sink, _CHUNK)
+                    files.append(PurePosixPath(name).as_posix())
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
             raise FetchError(f"{zip_path} is corrupt ({error}). {delete_hint}") from None
-        finally:
-            if staging.exists():
-                shutil.rmtree(staging)
     return sorted(files)
 
 
@@ -408,9 +402,7 @@ def fetch_stimulus_set(entry_id: str, cache_dir: str | os.PathLike, base_url: st
     table = _read_brainio_csv(csv_path)
     expected = {PurePosixPath(name.replace("\\", "/")).as_posix() for name in table["filename"]}
 
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
-    try:
+    with atomic_directory(out_dir) as staging:
         images = staging / IMAGES_DIR
         extracted = extract_zip_safely(zip_path, images)
         # macOS archivers add resource forks; they are not stimuli and brainio would not list them either.
@@ -434,12 +426,6 @@ def fetch_stimulus_set(entry_id: str, cache_dir: str | os.PathLike, base_url: st
         first = ["stimulus_id", "filename"]
         table = table[first + [column for column in table.columns if column not in first]]
         table.to_csv(staging / STIMULI_CSV, index=False)
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        os.replace(staging, out_dir)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
     _say(progress, f"{entry_id}: {len(table)} stimuli written to {out_dir}")
     return out_dir / STIMULI_CSV
 

@@ -199,6 +199,16 @@ class Regression:
         return K
 
     # ---- prediction for linear models ----------------------------------------------------------------
+    def _prepare_fit(self, X, Y):
+        """Checked tensors for a linear fit with intercept: X as given (centred lazily, blockwise, via
+        ``x_mean_``) and Y centred; records ``n_features_in_``, ``x_mean_`` and ``y_mean_``."""
+        Xt = self._as_x(X, fitting=True)
+        Yt = self._as_y(Y, Xt.shape[0])
+        self.n_features_in_ = Xt.shape[1]
+        self.x_mean_ = self._mean(Xt)
+        self.y_mean_ = Yt.mean(dim=0)
+        return Xt, Yt - self.y_mean_
+
     def _linear_predict(self, X) -> np.ndarray:
         """``(X - x_mean) @ coef + y_mean`` as float32 (n, n_targets)."""
         Xt = self._as_x(X, fitting=False)
@@ -624,13 +634,8 @@ class Ridge(Regression):
 
     def fit(self, X, Y) -> "Ridge":
         """Fit on X (n_samples, n_features) and Y (n_samples, n_targets)."""
-        Xt = self._as_x(X, fitting=True)
-        Yt = self._as_y(Y, Xt.shape[0])
+        Xt, Yc = self._prepare_fit(X, Y)
         n, p = Xt.shape
-        self.n_features_in_ = p
-        self.x_mean_ = self._mean(Xt)
-        self.y_mean_ = Yt.mean(dim=0)
-        Yc = Yt - self.y_mean_
         A = _symmetrize(self._gram(Xt, self.x_mean_))
         A.diagonal().add_(self.alpha)
         if n <= p:
@@ -668,13 +673,8 @@ class RidgeCV(Regression):
 
     def fit(self, X, Y) -> "RidgeCV":
         """Fit on X (n_samples, n_features) and Y (n_samples, n_targets)."""
-        Xt = self._as_x(X, fitting=True)
-        Yt = self._as_y(Y, Xt.shape[0])
+        Xt, Yc = self._prepare_fit(X, Y)
         n, p = Xt.shape
-        self.n_features_in_ = p
-        self.x_mean_ = self._mean(Xt)
-        self.y_mean_ = Yt.mean(dim=0)
-        Yc = Yt - self.y_mean_
         lam, U, Z, Y_perp, V = _spectrum(self, Xt, self.x_mean_, Yc)
         U2 = U * U
         best = None
@@ -706,12 +706,7 @@ class LinearRegression(Regression):
 
     def fit(self, X, Y) -> "LinearRegression":
         """Fit on X (n_samples, n_features) and Y (n_samples, n_targets)."""
-        Xt = self._as_x(X, fitting=True)
-        Yt = self._as_y(Y, Xt.shape[0])
-        self.n_features_in_ = Xt.shape[1]
-        self.x_mean_ = self._mean(Xt)
-        self.y_mean_ = Yt.mean(dim=0)
-        Yc = Yt - self.y_mean_
+        Xt, Yc = self._prepare_fit(X, Y)
         lam, U, Z, _, V = _spectrum(self, Xt, self.x_mean_, Yc)
         keep = lam > lam.max() * _gram_rtol(Xt)
         inv = torch.where(keep, 1.0 / torch.where(keep, lam, torch.ones_like(lam)), torch.zeros_like(lam))
