@@ -28,19 +28,6 @@ def no_proxy(monkeypatch):
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("store")
-    sums = fixtures.write_fixture_store(root, datasets=("MajajHong2015.public", "FreemanZiemba2013.public"))
-    return root, sums
-
-
-@pytest.fixture
-def server(store):
-    with fixtures.local_http_server(store[0]) as running:
-        yield running
-
-
 @pytest.fixture
 def test_catalog(store):
     return catalog.DEFAULT.with_checksums(store[1])

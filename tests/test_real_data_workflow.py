@@ -42,19 +42,6 @@ def no_proxy(monkeypatch):
     monkeypatch.delenv(catalog.BASE_URL_ENV, raising=False)
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("store")
-    sums = fixtures.write_fixture_store(root, datasets=("MajajHong2015.public", "FreemanZiemba2013.public"))
-    return root, sums
-
-
-@pytest.fixture
-def server(store):
-    with fixtures.local_http_server(store[0]) as running:
-        yield running
-
-
 def weights_file_name():
     from brainpipe._torchvision import import_torchvision
 
