@@ -1,7 +1,7 @@
 # brainpipe: score vision models against brain data, one file per stage.
 #   snakemake --cores 2                                  the grid in config/config.yaml
 #   snakemake --cores 2 results/<model>/<benchmark>.json  one score
-#   snakemake --cores 2 activations | ceilings | scores   partial targets
+#   snakemake --cores 2 activations_all | ceilings | scores | fetch   partial targets
 #   snakemake --cores 2 plots                            leaderboard, sweep tables, figures
 #   snakemake --report report.html                       leaderboard, sweeps, per-fold plots (after a run)
 from snakemake.utils import min_version
