@@ -94,10 +94,15 @@ def run_fold(benchmark: Benchmark, source: xr.DataArray, target: xr.DataArray, f
         if Y.ndim != 3:
             raise ValueError(f"{benchmark.identifier}: a spantime metric needs a target with a time_bin dimension")
         n_bins = Y.shape[2]
-        source_bins = X if X.ndim == 3 else np.repeat(X[:, :, None], n_bins, axis=2)  # static model: same per bin
-        stack = lambda a, idx: np.concatenate([a[idx, :, b] for b in range(n_bins)])  # (bin × stimulus) samples
-        regression = make_regression(name, device=device, **params).fit(stack(source_bins, train), stack(Y, train))
-        per_bin = [pearson_columns(regression.predict(source_bins[test, :, b]), Y[test, :, b]) for b in range(n_bins)]
+        # A static model's output holds for every bin (Brain-Score's TemporalAligned): index it, don't copy it.
+        source_bin = (lambda b: X[:, :, b]) if X.ndim == 3 else (lambda b: X)
+        stack = lambda part, idx: np.concatenate([part(b)[idx] for b in range(n_bins)])  # (bin × stimulus) samples
+        regression = make_regression(name, device=device, **params).fit(stack(source_bin, train),
+                                                                         stack(lambda b: Y[:, :, b], train))
+        static_prediction = regression.predict(X[test]) if X.ndim == 2 else None
+        per_bin = [pearson_columns(static_prediction if static_prediction is not None
+                                   else regression.predict(source_bin(b)[test]), Y[test, :, b])
+                   for b in range(n_bins)]
         result["values"] = [r.tolist() for r in per_bin]
         result["time_bin_start"] = target["time_bin_start"].values.tolist()
         result["time_bin_end"] = target["time_bin_end"].values.tolist()
