@@ -7,6 +7,13 @@ Usage::
     .venv/bin/python benchmarks/bench_regression.py --folds 10 --methods pls --features 9216
     .venv/bin/python benchmarks/bench_regression.py --wide                    # PLS, 320×196608 raw pixels → 40
     .venv/bin/python benchmarks/bench_regression.py --wide --threads 1 2      # ... at 1 and 2 torch threads
+    .venv/bin/python benchmarks/bench_regression.py --gram --features 9216 --sklearn-folds 2   # Gram path
+
+``--gram``: the whole 10-fold evaluation of one layer as the workflow runs it from the Gram matrix:
+ours = one ``gram(X)`` (subprocess 1: loads X) + 10 × ``fit_predict_gram`` (subprocess 2: loads only G
+and Y), sklearn = 10 × fit+predict on ``X[train]`` (one subprocess per fold; only ``--sklearn-folds`` of
+them are run and the 10-fold time is extrapolated from their mean, marked ``*``). 256 targets. Peak RSS of
+each phase (growth over the RSS after loading its inputs) is reported relative to the activation array.
 
 Data: MajajHong-shaped structured synthetic data (3200 stimuli; ReLU-like features that are a random
 mixture of 40 latent factors plus noise; targets driven by the same latents plus noise), float32
@@ -135,6 +142,105 @@ def _status_bytes(key: str) -> int:
     return 0
 
 
+def gram_worker(phase, method, x_path, y_path, g_path, n_folds, threads) -> None:
+    """``phase`` "gram": G = gram(X) saved to g_path; "folds": all folds of ``method`` from G and Y."""
+    import torch
+
+    torch.set_num_threads(threads or os.cpu_count() or 1)
+    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.stats import pearson_columns
+
+    if phase == "gram":
+        X = np.load(x_path, mmap_mode="r")
+        x_bytes = X.nbytes
+        X = np.ascontiguousarray(X)  # read fully: the activations as a fold job would hold them
+        _reset_peak_rss()
+        rss_before = _status_bytes("VmRSS")
+        start = time.perf_counter()
+        G = gram(X)
+        seconds = time.perf_counter() - start
+        peak = _status_bytes("VmHWM")
+        np.save(g_path, G)
+        print(json.dumps({"seconds": seconds, "extra_peak": max(0, peak - rss_before), "x_bytes": x_bytes}))
+        return
+    G = np.load(g_path)
+    Y = np.load(y_path)
+    x_shape = np.load(x_path, mmap_mode="r").shape
+    _reset_peak_rss()
+    rss_before = _status_bytes("VmRSS")
+    out = {"fold_seconds": [], "r": [], "alpha": []}
+    for fold, (train, test) in enumerate(folds(len(G), 10)[:n_folds]):
+        start = time.perf_counter()
+        info = {}
+        pred = fit_predict_gram(method, G, train, test, Y, n_features=x_shape[1], info=info)
+        out["fold_seconds"].append(time.perf_counter() - start)
+        out["r"].append(pearson_columns(pred, Y[test]).tolist())
+        out["alpha"].append(info.get("alpha"))
+    out["extra_peak"] = max(0, _status_bytes("VmHWM") - rss_before)
+    out["rss_before"] = rss_before
+    print(json.dumps(out))
+
+
+def _run_gram_worker(*args):
+    cmd = [sys.executable, __file__, "--gram-worker", *map(str, args)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"gram worker {args[:2]} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main_gram(args, n, features) -> None:
+    """10-fold evaluation through the Gram path vs sklearn per fold (see the module docstring)."""
+    m = args.targets
+    header = (f"{'method':<9}{'n×p→m':>18}{'gram s':>8}{'folds s':>9}{'ours 10f s':>11}{'sklearn 10f s':>15}"
+              f"{'speed-up':>10}{'max|Δr|':>10}{'med r':>7}{'gram RSS/X':>11}{'fold RSS/X':>11}{'skl RSS/X':>10}"
+              f"  alpha ours=skl")
+    print(header)
+    print("-" * len(header))
+    for p in features:
+        X, Y = make_data(n, p, m)
+        x_path, y_path, g_path = OUT / f"X_{n}x{p}.npy", OUT / f"Y_{n}x{m}.npy", OUT / f"G_{n}x{p}.npy"
+        np.save(x_path, X)
+        np.save(y_path, Y)
+        x_bytes = X.nbytes
+        del X
+        g = _run_gram_worker("gram", "-", x_path, y_path, g_path, 10, 0)
+        for method in args.methods:
+            ours = _run_gram_worker("folds", method, x_path, y_path, g_path, 10, 0)
+            ours_total = g["seconds"] + sum(ours["fold_seconds"])
+            refs = []
+            for fold in range(args.sklearn_folds):
+                ref = run_one(method, "sklearn", fold, 10, x_path, y_path, args.sklearn_timeout)
+                if ref is None:
+                    break
+                refs.append(ref)
+            line = (f"{method:<9}{f'{int(0.9 * n)}×{p}→{m}':>18}{g['seconds']:>8.1f}{sum(ours['fold_seconds']):>9.1f}"
+                    f"{ours_total:>11.1f}")
+            r_ours = np.array(ours["r"], dtype=float)
+            if refs:
+                per_fold = np.mean([ref["seconds"] for ref in refs])
+                extrapolated = len(refs) < 10
+                skl_total = per_fold * 10
+                dr = max(np.nanmax(np.abs(r_ours[i] - np.array(ref["r"], dtype=float))) for i, ref in enumerate(refs))
+                same_alpha = all(ref["alpha"] == ours["alpha"][i] for i, ref in enumerate(refs))
+                skl_rss = max(ref["extra_peak"] for ref in refs) / x_bytes
+                line += (f"{skl_total:>14.1f}{'*' if extrapolated else ' '}{skl_total / ours_total:>9.1f}×"
+                         f"{dr:>10.1e}{np.nanmedian(r_ours):>7.3f}{g['extra_peak'] / x_bytes:>11.2f}"
+                         f"{ours['extra_peak'] / x_bytes:>11.2f}{skl_rss:>10.2f}")
+                if method == "ridgecv":
+                    line += f"  {'yes' if same_alpha else 'NO'} ({len(refs)} folds)"
+            else:
+                line += (f"{'timeout':>15}{'':>10}{'':>10}{np.nanmedian(r_ours):>7.3f}"
+                         f"{g['extra_peak'] / x_bytes:>11.2f}{ours['extra_peak'] / x_bytes:>11.2f}")
+            print(line, flush=True)
+        g_path.unlink(missing_ok=True)
+    print("gram s: one gram(X) per layer (shared by all methods, counted in each ours 10f total); folds s: the 10")
+    print("fit_predict_gram calls. sklearn 10f s: 10 × per-fold fit+predict; * = extrapolated from --sklearn-folds folds.")
+    print("max|Δr|: held-out Pearson r per neuroid, ours vs sklearn, over the folds sklearn ran.")
+    print("RSS/X: peak RSS growth of the phase (gram: over X loaded; folds: over G and Y loaded; sklearn: over")
+    print("X[train], X[test] loaded) relative to the float32 activation array (n × p × 4 bytes).")
+
+
 def run_one(method, impl, fold, n_folds, x_path, y_path, timeout, threads=0):
     cmd = [sys.executable, __file__, "--worker", method, impl, str(fold), str(n_folds), str(x_path), str(y_path),
            str(threads)]
@@ -162,8 +268,28 @@ def main() -> None:
     parser.add_argument("--no-sklearn", action="store_true", help="time only ours")
     parser.add_argument("--sklearn-timeout", type=float, default=None,
                         help="seconds before a sklearn run is abandoned (default 1800; 120 with --wide)")
+    parser.add_argument("--gram", action="store_true",
+                        help="10-fold evaluation from the Gram matrix (gram + fit_predict_gram) vs sklearn")
+    parser.add_argument("--sklearn-folds", type=int, default=2,
+                        help="--gram: sklearn folds actually run (10-fold time extrapolated if < 10)")
     parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
+    parser.add_argument("--gram-worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.gram_worker:
+        phase, method, x_path, y_path, g_path, n_folds, threads = args.gram_worker
+        gram_worker(phase, method, x_path, y_path, g_path, int(n_folds), int(threads))
+        return
+    if args.gram:
+        if args.methods == parser.get_default("methods"):
+            args.methods = ["pls", "ridge", "ridgecv", "linear"]
+        if args.targets == parser.get_default("targets"):
+            args.targets = 256
+        if args.sklearn_timeout is None:
+            args.sklearn_timeout = 1800
+        OUT.mkdir(parents=True, exist_ok=True)
+        main_gram(args, args.stimuli or (1600 if args.quick else 3200),
+                  args.features or ([2048] if args.quick else [9216, 64896]))
+        return
     if args.worker:
         method, impl, fold, n_folds, x_path, y_path, threads = args.worker
         worker(argparse.Namespace(method=method, impl=impl, fold=int(fold), n_folds=int(n_folds),

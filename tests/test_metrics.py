@@ -8,7 +8,7 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from brainpipe.benchmarks import parse
-from brainpipe.metrics import align, fold_indices, run_fold
+from brainpipe.metrics import align, fold_indices, gram_matrix, run_fold, run_fold_gram, uses_gram
 
 
 def peer_assembly(seed=0, split=False):
@@ -118,3 +118,35 @@ def test_settings_change_folds():
     assert result["n_train"] == 24 and result["n_test"] == 6
     with pytest.raises(ValueError, match="out of range"):
         run_fold(benchmark, x, x, 3)
+
+
+@pytest.mark.parametrize("metric", ["pls", "ridge", "ridgecv", "linear", "ridge_split"])
+def test_gram_fold_equals_activation_fold(metric):
+    """A fold fitted from the layer's Gram matrix (the workflow's path) gives the activations path's r values,
+    also when the Gram's stimulus order differs from the target's."""
+    rng = np.random.default_rng(3)
+    latent = rng.standard_normal((60, 5))
+    source = xr.DataArray((latent @ rng.standard_normal((5, 200)) + 0.5 * rng.standard_normal((60, 200)))
+                          .astype(np.float32), dims=("presentation", "neuroid"),
+                          coords={"stimulus_id": ("presentation", [f"s{k:02d}" for k in range(60)])})
+    target = xr.DataArray(latent @ rng.standard_normal((5, 8)) + rng.standard_normal((60, 8)),
+                          dims=("presentation", "neuroid"),
+                          coords={"stimulus_id": ("presentation", [f"s{k:02d}" for k in range(60)]),
+                                  "object_name": ("presentation", ["a", "b", "c"] * 20),
+                                  "split": ("presentation", ["train"] * 48 + ["test"] * 12),
+                                  "neuroid_id": ("neuroid", [f"n{k}" for k in range(8)])})
+    benchmark = parse(f"SyntheticShapes.IT-{metric}")
+    assert uses_gram(benchmark)
+    shuffled = source.isel(presentation=rng.permutation(60))
+    gram = gram_matrix(shuffled)
+    assert gram.attrs["n_features"] == 200
+    for fold in range(benchmark.n_folds)[:3]:
+        expected = run_fold(benchmark, source, target, fold)
+        got = run_fold_gram(benchmark, gram, target, fold)
+        assert got["test_stimulus_ids"] == expected["test_stimulus_ids"]
+        np.testing.assert_allclose(got["values"], expected["values"], atol=2e-4)
+
+
+def test_gram_not_used_for_other_metrics():
+    for metric in ("neuron_to_neuron", "rdm", "cka_cv", "spantime_pls"):
+        assert not uses_gram(parse(f"SyntheticShapes.IT-{metric}"))

@@ -217,3 +217,119 @@ def test_cuda_pls_paths_match_cpu(solver):
     gpu_model = make_regression("pls", solver=solver, device="cuda").fit(Xtr, Ytr)
     assert gpu_model.coef_.is_cuda and gpu_model.solver_ == solver
     np.testing.assert_allclose(gpu_model.predict(Xte), cpu, rtol=0, atol=1e-5 * np.abs(cpu).max())
+
+
+# ---- fitting from the Gram matrix (gram + fit_predict_gram) ------------------------------------------
+
+
+def _fold(n, seed=0):
+    """A real Brain-Score fold: StratifiedShuffleSplit (train .9) over 8 'object' labels."""
+    from brainpipe.splits import cv_splits
+
+    return cv_splits(n, np.arange(n) % 8, n_splits=10, train_size=0.9, random_state=1)[seed]
+
+
+def test_gram_matches_float64_product():
+    from brainpipe.regression import gram
+
+    for dtype, shape in [(np.float32, (70, 300)), (np.float64, (50, 20)), (np.float32, (600, 40))]:
+        X, _ = structured(*shape, 3, dtype=dtype)
+        X64 = X.astype(np.float64)
+        G = gram(X)
+        assert G.dtype == np.float64 and G.shape == (len(X), len(X))
+        np.testing.assert_array_equal(G, G.T)
+        np.testing.assert_allclose(G, X64 @ X64.T, rtol=1e-12, atol=1e-12 * np.abs(G).max())
+        Xc = X64 - X64.mean(0)
+        np.testing.assert_allclose(gram(X, center=True), Xc @ Xc.T, rtol=0, atol=1e-12 * np.abs(G).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(240, 60, 30), (150, 400, 20)], ids=["p<n", "p>n"])
+@pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv", "linear"])
+def test_fit_predict_gram_matches_fit_predict(name, shape, dtype):
+    """The Gram path equals make_regression(...).fit(X[train]).predict(X[test]) and sklearn's."""
+    from brainpipe.regression import fit_predict_gram, gram
+
+    X, Y = structured(*shape, dtype=dtype)
+    train, test = _fold(len(X))
+    info = {}
+    a = fit_predict_gram(name, gram(X), train, test, Y, n_features=X.shape[1], x_dtype=X.dtype, info=info)
+    model = make_regression(name).fit(X[train], Y[train])
+    b = model.predict(X[test])
+    X64 = X.astype(np.float64)
+    ref = SKLEARN[name]().fit(X64[train], Y[train])
+    c = ref.predict(X64[test])
+    assert a.dtype == np.float32 and a.shape == (len(test), Y.shape[1])
+    scale = np.abs(c).max()
+    # float64 X: all three agree to float32 output rounding. float32 X: ours (make_regression) builds
+    # ridge's Gram from float32 products (~1e-6); the Gram path is float64 throughout.
+    tol_ours = 1e-6 if dtype == np.float64 else (2e-5 if name == "ridge" else 2e-6)
+    assert np.abs(a - b).max() <= tol_ours * scale
+    assert np.abs(a - c).max() <= 1e-6 * scale
+    if name == "ridgecv":
+        assert info["alpha"] == model.alpha_ == ref.alpha_
+    if name == "pls":
+        assert info["n_components"] == model.n_components_
+
+
+def test_fit_predict_gram_shift_invariant_and_ridgecv_alpha_range():
+    """Any fixed shift of X (gram(center=True), or a large offset) gives the same fold predictions;
+    ridgecv picks sklearn's alpha as the optimum moves through the list."""
+    from brainpipe.regression import fit_predict_gram, gram
+
+    X, Y = structured(200, 500, 10, seed=2)
+    train, test = _fold(len(X), seed=4)
+    for name in ("pls", "ridge", "ridgecv", "linear"):
+        a = fit_predict_gram(name, gram(X), train, test, Y, n_features=500, x_dtype=np.float64)
+        b = fit_predict_gram(name, gram(X, center=True), train, test, Y, n_features=500, x_dtype=np.float64)
+        c = fit_predict_gram(name, gram(X + 50.0), train, test, Y, n_features=500, x_dtype=np.float64)
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-6 * np.abs(a).max())
+        np.testing.assert_allclose(c, a, rtol=0, atol=1e-5 * np.abs(a).max())
+    for seed, noise in enumerate([0.1, 1.0, 5.0, 20.0]):
+        rng = np.random.default_rng(seed)
+        X, _ = structured(150, 80, 10, seed=seed)
+        Y = X @ rng.standard_normal((80, 10)) * 0.05 + noise * rng.standard_normal((150, 10))
+        train, test = _fold(150, seed)
+        info = {}
+        fit_predict_gram("ridgecv", gram(X), train, test, Y, info=info)
+        assert info["alpha"] == SkRidgeCV(alphas=ALPHA_LIST).fit(X[train], Y[train]).alpha_, noise
+
+
+def test_fit_predict_gram_peer_pls_self_prediction_and_errors():
+    """brainscore peer test (30x25 X -> X, pls r ≈ 1) through the Gram path; bad input raises."""
+    from brainpipe.regression import fit_predict_gram, gram
+
+    rng = np.random.default_rng(0)
+    x = (np.arange(750).reshape(30, 25) + rng.standard_normal((30, 25))).astype(np.float32)
+    test = np.flatnonzero(np.arange(30) % 10 == 0)
+    train = np.flatnonzero(np.arange(30) % 10 != 0)
+    pred = fit_predict_gram("pls", gram(x), train, test, x, n_features=25)
+    np.testing.assert_allclose(pearson_columns(pred.T, x[test].T), 1.0, atol=1e-5)
+    np.testing.assert_allclose(pearson_columns(pred, x[test]), 1.0, atol=1e-5)
+    ref = make_regression("pls").fit(x[train], x[train]).predict(x[test])
+    np.testing.assert_allclose(pred, ref, rtol=0, atol=1e-5 * np.abs(ref).max())
+    G = gram(x)
+    with pytest.raises(ValueError, match="supports pls, ridge, ridgecv and linear"):
+        fit_predict_gram("neuron_to_neuron", G, train, test, x)
+    with pytest.raises(ValueError, match="square"):
+        fit_predict_gram("ridge", G[:, :5], train, test, x)
+    with pytest.raises(TypeError, match="unexpected ridge parameter"):
+        fit_predict_gram("ridge", G, train, test, x, n_components=3)
+    Y = x.astype(np.float64)
+    Y[train[0], 1] = np.nan
+    with pytest.raises(ValueError, match="Y contains 1 non-finite"):
+        fit_predict_gram("ridge", G, train, test, Y)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (torch.cuda.is_available() is False)")
+@pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv", "linear"])
+def test_cuda_gram_path_matches_cpu(name):
+    from brainpipe.regression import fit_predict_gram, gram
+
+    X, Y = structured(200, 300, 20, dtype=np.float32)
+    train, test = _fold(len(X))
+    G = gram(X, device="cuda")
+    np.testing.assert_allclose(G, gram(X), rtol=1e-12, atol=1e-12 * np.abs(G).max())
+    cpu = fit_predict_gram(name, G, train, test, Y, device="cpu")
+    gpu = fit_predict_gram(name, G, train, test, Y, device="cuda")
+    np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-5 * np.abs(cpu).max())

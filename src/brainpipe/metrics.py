@@ -14,17 +14,24 @@ from .splits import cv_splits
 from .stats import pearson_columns
 
 SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
+# Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
+# never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
+GRAM_REGRESSIONS = ("pls", "ridge", "ridgecv", "linear")
 
 
-def align(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
-    """Reorder ``source`` presentations to the target's stimulus order (the target is sorted by stimulus_id)."""
-    source_ids = source["stimulus_id"].values.astype(str)
+def positions(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
+    """Index of each target stimulus (the target is sorted by stimulus_id) among the source's presentations."""
+    position = {stimulus: i for i, stimulus in enumerate(source["stimulus_id"].values.astype(str))}
     target_ids = target["stimulus_id"].values.astype(str)
-    position = {stimulus: i for i, stimulus in enumerate(source_ids)}
     missing = [s for s in target_ids if s not in position]
     if missing:
         raise ValueError(f"{source_name} lacks {len(missing)} stimuli of {target_name}, e.g. {missing[:3]}")
-    return source.isel(presentation=[position[s] for s in target_ids])
+    return np.array([position[s] for s in target_ids])
+
+
+def align(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
+    """Reorder ``source`` presentations to the target's stimulus order."""
+    return source.isel(presentation=positions(source, target, source_name, target_name))
 
 
 def fold_indices(benchmark: Benchmark, target: xr.DataArray, fold: int):
@@ -71,6 +78,39 @@ def _regression_params(benchmark):
     if name == "ridge":
         params["alpha"] = float(benchmark.settings.get("ridge_alpha", 1.0))
     return name, params
+
+
+def uses_gram(benchmark: Benchmark) -> bool:
+    """Whether the benchmark's folds are fitted from the layer's Gram matrix rather than its activations."""
+    return benchmark.kind == "regression" and _regression_name(benchmark.metric) in GRAM_REGRESSIONS
+
+
+def gram_matrix(source: xr.DataArray, device="cpu") -> xr.DataArray:
+    """The uncentred stimulus Gram matrix X Xᵀ of a (presentation, neuroid) layer, float64, with its stimulus ids."""
+    from .regression import gram
+
+    stimulus_ids = source["stimulus_id"].values.astype(str)
+    return xr.DataArray(gram(source.values, device=device), dims=("presentation", "presentation_other"),
+                        coords={"stimulus_id": ("presentation", stimulus_ids)},
+                        attrs={**source.attrs, "n_features": int(source.sizes["neuroid"])})
+
+
+def run_fold_gram(benchmark: Benchmark, gram: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
+    """Score one fold of a regression metric from the layer's Gram matrix (see GRAM_REGRESSIONS)."""
+    from .regression import fit_predict_gram
+
+    index = positions(gram, target, "Gram matrix")
+    G = gram.values[np.ix_(index, index)]  # rows and columns in the target's stimulus order
+    train, test = fold_indices(benchmark, target, fold)
+    name, params = _regression_params(benchmark)
+    Y = target.values
+    info = {}
+    prediction = fit_predict_gram(name, G, train, test, Y, device=device, n_features=gram.attrs.get("n_features"),
+                                  info=info, **params)
+    return {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
+            "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
+            "values": pearson_columns(prediction, Y[test]).tolist(),
+            "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
 
 
 def run_fold(benchmark: Benchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):

@@ -462,54 +462,8 @@ class PLSRegression(Regression):
 
     # ---- n-space (kernel) path ------------------------------------------------------------------------
     def _fit_kernel(self, Xt, Y0, n_max):
-        n, p = Xt.shape
-        m = Y0.shape[1]
-        single_target = m == 1
         self.x_mean_, K0 = self._centred_gram_f64(Xt)  # one pass: means and K_0 = X0 X0ᵀ in float64
-        K = K0.clone()  # K_k = X_k X_kᵀ, deflated in place
-        Yk = Y0.clone()  # Y_k, deflated as sklearn does
-        y_ss0 = (Y0 * Y0).sum(dim=0)
-        A, T, Q, TT = [], [], [], []
-        tt_first = None
-        for k in range(n_max):
-            start = self._start_column((Yk * Yk).sum(dim=0), y_ss0, n, k)
-            if start is None:
-                break
-            if m <= n:  # power method on CᵀC = Y_kᵀ K_k Y_k (m × m)
-                KY = K @ Yk
-                G = _symmetrize(Yk.T @ KY)
-                v = torch.from_numpy(_power_gram(G.cpu().numpy(), start, single_target, self.max_iter,
-                                                 self.tol)).to(K.device)
-                a, Ka = Yk @ v, KY @ v
-            else:  # m > n: iterate s -> Y_k Y_kᵀ K_k s, with w = X_kᵀ s (n-vectors)
-                a = torch.from_numpy(_power_kernel(K.cpu().numpy(), Yk.cpu().numpy(), start, single_target,
-                                                   self.max_iter, self.tol)).to(K.device)
-                Ka = K @ a
-            norm = torch.sqrt(torch.clamp(a @ Ka, min=0))  # ‖X_kᵀ a‖
-            if norm == 0:
-                warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
-                break
-            a, t = a / norm, Ka / norm  # w_k = X_kᵀ a = X0ᵀ a (unit norm), t_k = X_k w_k = K_k a
-            tt = t @ t
-            if tt_first is None:
-                tt_first = tt
-            if tt <= tt_first * 1e-24 or tt == 0:
-                warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
-                break
-            q = Yk.T @ t / tt
-            Yk -= torch.outer(t, q)
-            Kt = K @ t  # K_{k+1} = D K_k D, D = I - t tᵀ/tt
-            tt_f = float(tt)
-            K.addr_(t, Kt, alpha=-1 / tt_f).addr_(Kt, t, alpha=-1 / tt_f).addr_(t, t, alpha=float(t @ Kt) / tt_f**2)
-            A.append(a)
-            T.append(t)
-            Q.append(q)
-            TT.append(tt)
-        if not A:
-            raise ValueError("PLS found no component: X or Y has no variance")
-        A, T, Q, TT = torch.stack(A, 1), torch.stack(T, 1), torch.stack(Q, 1), torch.stack(TT)
-        PtW = (T.T @ (K0 @ A)) / TT[:, None]  # PᵀW = diag(1/tᵀt) Tᵀ K_0 A (k × k, unit upper triangular)
-        rot_dual = torch.linalg.solve(PtW.T, A.T).T  # A (PᵀW)⁻¹, (n, k)
+        rot_dual, Q = _pls_kernel(K0, Y0, n_max, self.max_iter, self.tol, self._start_column)
         R = self._xct_matmul_cols(Xt, self.x_mean_, rot_dual)  # rotations X0ᵀ A (PᵀW)⁻¹, (p, k)
         return R, Q
 
@@ -572,6 +526,77 @@ def _pls_solver(n: int, p: int, m: int, k: int) -> str:
     features = (2 * k + 1) * n * p * _COST_PASS + k * p * (3 * m + k) * _COST_STREAM
     kernel = (n * n * p + n * p * k + k * n * n * (min(m, n) + 4)) * _COST_MAC + n * p * _COST_PASS
     return "kernel" if kernel < features else "features"
+
+
+def _pls_kernel(K0, Y0, n_max, max_iter, tol, start_column):
+    """sklearn's NIPALS in n-space (see ``PLSRegression``, kernel path) from the centred Gram ``K0 = X0 X0ᵀ``.
+
+    Returns ``(rot_dual, Q)``: ``rot_dual = A (PᵀW)⁻¹`` (n, k), so that the x-rotations are ``X0ᵀ rot_dual``
+    and predictions of centred rows ``x`` are ``(x X0ᵀ) rot_dual Qᵀ``; ``Q`` (m, k) the y-loadings.
+    """
+    n, m = Y0.shape
+    single_target = m == 1
+    # K_k = X_k X_kᵀ = P_k K_0 P_k with P_k = I - Σ_{j<k} t_j t_jᵀ/(t_jᵀ t_j) (the scores are orthogonal).
+    # m > n: K_k is deflated explicitly (the n-space power iteration needs it); m <= n: only K_k Y_k and
+    # K_k t_k are needed, and both are updated or projected in O(n m) / O(n²) per component.
+    K = K0.clone() if m > n else None
+    Yk = Y0.clone()  # Y_k, deflated as sklearn does
+    y_ss0 = (Y0 * Y0).sum(dim=0)
+    A, T, Q, TT = [], [], [], []
+    tt_first = None
+    KY = None  # K_k Y_k (m <= n), updated in O(n m) per component
+    for k in range(n_max):
+        start = start_column((Yk * Yk).sum(dim=0), y_ss0, n, k)
+        if start is None:
+            break
+        if m <= n:  # power method on CᵀC = Y_kᵀ K_k Y_k (m × m)
+            if KY is None:
+                KY = K0 @ Yk
+            G = _symmetrize(Yk.T @ KY)
+            v = torch.from_numpy(_power_gram(G.cpu().numpy(), start, single_target, max_iter,
+                                             tol)).to(K0.device)
+            a, Ka = Yk @ v, KY @ v
+        else:  # m > n: iterate s -> Y_k Y_kᵀ K_k s, with w = X_kᵀ s (n-vectors)
+            a = torch.from_numpy(_power_kernel(K.cpu().numpy(), Yk.cpu().numpy(), start, single_target,
+                                               max_iter, tol)).to(K0.device)
+            Ka = K @ a
+        norm = torch.sqrt(torch.clamp(a @ Ka, min=0))  # ‖X_kᵀ a‖
+        if norm == 0:
+            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+            break
+        a, t = a / norm, Ka / norm  # w_k = X_kᵀ a = X0ᵀ a (unit norm), t_k = X_k w_k = K_k a
+        tt = t @ t
+        if tt_first is None:
+            tt_first = tt
+        if tt <= tt_first * 1e-24 or tt == 0:
+            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+            break
+        q = Yk.T @ t / tt
+        Yk.addr_(t, q, alpha=-1.0)
+        tt_f = float(tt)
+        if K is not None:  # K_{k+1} = D K_k D, D = I - t tᵀ/tt: one rank-two update K -= t uᵀ + u tᵀ
+            Kt = K @ t
+            u = Kt / tt_f - (float(t @ Kt) / (2 * tt_f**2)) * t
+            K.addmm_(torch.stack([t, u], 1), torch.stack([u, t], 0), alpha=-1.0)
+        else:
+            # K_k t = P_k K_0 P_k t = P_k K_0 t  (t_k ⟂ earlier scores)
+            Kt = K0 @ t
+            if T:
+                T_prev = torch.stack(T, 1)
+                Kt -= T_prev @ ((T_prev.T @ Kt) / torch.stack(TT))
+            # K_{k+1} Y_{k+1} = D K_k D Y_{k+1} = D (K_k Y_k - K_k t qᵀ)   (D Y_{k+1} = Y_{k+1}: tᵀ Y_{k+1} = 0)
+            KY.addr_(Kt, q, alpha=-1.0)
+            KY.addr_(t, t @ KY, alpha=-1.0 / tt_f)
+        A.append(a)
+        T.append(t)
+        Q.append(q)
+        TT.append(tt)
+    if not A:
+        raise ValueError("PLS found no component: X or Y has no variance")
+    A, T, Q, TT = torch.stack(A, 1), torch.stack(T, 1), torch.stack(Q, 1), torch.stack(TT)
+    PtW = (T.T @ (K0 @ A)) / TT[:, None]  # PᵀW = diag(1/tᵀt) Tᵀ K_0 A (k × k, unit upper triangular)
+    rot_dual = torch.linalg.solve(PtW.T, A.T).T  # A (PᵀW)⁻¹, (n, k)
+    return rot_dual, Q
 
 
 def _power_gram(G: np.ndarray, start: int, single_target: bool, max_iter: int, tol: float) -> np.ndarray:
@@ -761,3 +786,255 @@ class NeuronToNeuron(Regression):
         """Raw values of the selected source columns, float32 (n_samples, n_targets)."""
         Xt = self._as_x(X, fitting=False)
         return Xt[:, torch.from_numpy(self.selected_).to(Xt.device)].float().cpu().numpy()
+
+
+# --------------------------------------------------------------------------------------------------
+# Fitting from the stimulus Gram matrix (one pass over X per layer, then every fold in n-space)
+#
+# All four linear regressions predict through the centred kernel: with μ the mean of the training rows,
+# Kc = (X_t - μ)(X_t - μ)ᵀ and Ks = (X_s - μ)(X_t - μ)ᵀ for the test rows s, every prediction is
+# ``Ks B + ȳ`` for an (n_train, m) dual coefficient B that depends only on Kc and Y_t:
+#   ridge    B = (Kc + αI)⁻¹ Yc                          (= Xcᵀ-form of sklearn's Ridge for any p)
+#   ridgecv  the same with α chosen by sklearn's efficient LOO (GCV) from the eigendecomposition of Kc
+#   linear   B = Kc⁺ Yc                                  (min-norm least squares with intercept)
+#   pls      B = A (PᵀW)⁻¹ Qᵀ from the kernel NIPALS     (coef = Xcᵀ B)
+# Kc and Ks follow from the uncentred G = X Xᵀ by double centring (train means only), so a fold never
+# needs X. The centring is exact for any shift of X: G may equally be the Gram of X - c for any fixed
+# row vector c (``gram(X, center=True)`` uses the column means of all rows, which keeps G's entries at
+# the scale of the centred kernel when features have large offsets).
+
+
+def gram(X, device: str = "cpu", center: bool = False) -> np.ndarray:
+    """Stimulus Gram matrix ``X Xᵀ`` (n, n) float64 of an (n, p) activation matrix, for ``fit_predict_gram``.
+
+    One pass over column blocks of X (~32 MB each, converted to float64: no float64 copy of X), float64
+    products accumulated in float64, only the lower triangle computed (then mirrored). float32 input is
+    used in place on the CPU. ``center=True`` returns the Gram of ``X - mean(X, axis=0)`` instead; either
+    works for ``fit_predict_gram``, whose train-mean centring cancels any fixed shift of X.
+    """
+    device = resolve_device(device)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    if X.dtype != np.float64:
+        X = np.asarray(X, dtype=np.float32)
+    _check_finite(X, "X")
+    if not X.flags.c_contiguous:
+        X = np.ascontiguousarray(X)
+    Xt = torch.from_numpy(X)
+    n, p = X.shape
+    G = torch.zeros((n, n), dtype=torch.float64, device=device)
+    cols = max(64, (32 * 2**20) // (max(n, 1) * 8))
+    tile = max(256, -(-n // 8))  # row tiles: blocks ≤ the diagonal cost ~(1 + 1/8)/2 of the full product
+    for c0 in range(0, p, cols):
+        block = Xt[:, c0:c0 + cols].to(device=device, dtype=torch.float64, copy=True)
+        if center:
+            block -= block.mean(dim=0)
+        for r0 in range(0, n, tile):
+            r1 = min(r0 + tile, n)
+            G[r0:r1, :r1].addmm_(block[r0:r1], block[:r1].T)
+    for r0 in range(0, n, tile):  # mirror the lower triangle tile by tile (no n × n temporaries)
+        r1 = min(r0 + tile, n)
+        G[:r0, r0:r1] = G[r0:r1, :r0].T
+        diag = G[r0:r1, r0:r1]
+        diag.copy_(torch.tril(diag) + torch.tril(diag, -1).T)
+    return G.cpu().numpy()
+
+
+def _centred_kernels(G, train, test, device):
+    """``Kc`` (n_t, n_t) and ``Ks`` (n_s, n_t), float64 torch, centred with the train rows' mean, from G."""
+    G = np.asarray(G)
+    if G.ndim != 2 or G.shape[0] != G.shape[1]:
+        raise ValueError(f"G must be a square (n_samples, n_samples) Gram matrix, got shape {G.shape}")
+    _check_finite(G, "G")
+    Kc = torch.from_numpy(np.ascontiguousarray(G[np.ix_(train, train)], dtype=np.float64)).to(device)
+    Gs = torch.from_numpy(np.ascontiguousarray(G[np.ix_(test, train)], dtype=np.float64)).to(device)
+    n = Kc.shape[0]
+    rows = max(1, (8 * 2**20) // (8 * n))  # row chunks: temporaries of ~8 MB, never n × n
+    for r0 in range(0, n, rows):  # symmetrize in place (G from gram() already is, bitwise)
+        r1 = min(r0 + rows, n)
+        avg = (Kc[r0:r1, r0:] + Kc[r0:, r0:r1].T) / 2
+        Kc[r0:r1, r0:] = avg
+        Kc[r0:, r0:r1] = avg.T
+    r = Kc.mean(dim=0)  # mean_k G_kj over train k (= row means: symmetric)
+    g = r.mean()
+    # Kc_ij = G_ij - (r_i + r_j) + g ;  Ks_ij = G_ij - mean_k G_ik - r_j + g   (k over train);
+    # r_i + r_j is symmetric bitwise, so Kc stays exactly symmetric
+    for r0 in range(0, n, rows):
+        r1 = min(r0 + rows, n)
+        Kc[r0:r1] -= (r[r0:r1, None] + r[None, :]) - g
+    Ks = Gs - Gs.mean(dim=1, keepdim=True) - (r - g)[None, :]
+    return Kc, Ks
+
+
+def _kernel_floor(Kc: torch.Tensor, diag_scale: float) -> float:
+    """Eigenvalues of Kc below this are rounding noise of the double centring of a float64 Gram:
+    entrywise errors ≲ 4 eps·max G_ii, so eigenvalue errors ≲ n·4 eps·max G_ii."""
+    return 4 * Kc.shape[0] * np.finfo(np.float64).eps * diag_scale
+
+
+def _kernel_spectrum(Kc: torch.Tensor, diag_scale: float):
+    """Eigenvalues (clipped; the constant direction and the noise floor set to exactly 0) and vectors of Kc."""
+    lam, U = torch.linalg.eigh(Kc)
+    lam = lam.clamp_min(0)
+    # the constant vector is an exact null vector of the centred kernel (the intercept; sklearn's
+    # _find_smallest_angle)
+    lam[torch.argmax((U.sum(dim=0) / math.sqrt(Kc.shape[0])).abs())] = 0.0
+    lam[lam <= _kernel_floor(Kc, diag_scale)] = 0.0
+    return lam, U
+
+
+def _gcv_alpha(lam, U, Z, alphas, n):
+    """sklearn ``_RidgeGCV`` alpha choice (mean squared LOO error over samples and targets; first best wins).
+
+    LOO residual ``(U diag(α/(λ+α)) Z)_i / (1 - Σ_k U_ik² λ_k/(λ_k+α) - 1/n)``; zero-eigenvalue directions
+    (null space of the centred X, and the intercept) are unshrunk. All alphas are scored with float32
+    products (the n·n·m product per alpha dominates), then every alpha within 1e-3 (relative) of the best
+    float32 score is re-scored in float64 and the float64 scores decide, so the choice is float64's.
+    """
+    U2 = U * U
+    U32, Z32 = U.float(), Z.float()
+
+    def score(alpha, U_, Z_):
+        shrink = alpha / (lam + alpha)
+        residual = U_ @ (shrink[:, None].to(Z_.dtype) * Z_)
+        denom = 1.0 - U2 @ (1.0 - shrink) - 1.0 / n
+        return -float(((residual.double() / denom[:, None]) ** 2).mean())
+
+    coarse = [score(a, U32, Z32) for a in alphas]
+    best32 = max(coarse)
+    best = None
+    for alpha, s32 in zip(alphas, coarse):
+        if s32 >= best32 - 1e-3 * abs(best32):
+            s = score(alpha, U, Z)
+            if best is None or s > best[0]:
+                best = (s, alpha)
+    return best
+
+
+def _lambda_max(K: torch.Tensor, iterations: int = 30) -> float:
+    """Largest eigenvalue of the symmetric PSD K by power iteration from a fixed random start (a lower bound)."""
+    generator = torch.Generator().manual_seed(0)
+    v = torch.randn(K.shape[0], generator=generator, dtype=torch.float64).to(K.device)
+    for _ in range(iterations):
+        v = K @ v
+        v /= torch.linalg.norm(v)
+    return float(v @ (K @ v))
+
+
+def _pinv_solve_full_rank(Kc: torch.Tensor, Yc: torch.Tensor, rtol: float, floor: float):
+    """``Kc⁺ Yc`` by Cholesky when no eigenvalue of Kc but the intercept's is cut off; else None.
+
+    The linear fit keeps the eigenvalues ``λ > max(rtol·λ_max, floor)``. When every eigenvalue of Kc besides
+    the constant direction's (exactly 0) is kept, ``Kc⁺ Yc = (Kc + λ̄ 11ᵀ/n)⁻¹ Yc`` for any λ̄ > 0 (Yc ⟂ 1),
+    one Cholesky instead of an eigendecomposition (~50× cheaper). Whether all are kept is decided exactly
+    by inertia: the Cholesky of ``Kc + λ̄ 11ᵀ/n - σI`` exists iff all its eigenvalues exceed σ; σ is the
+    cutoff with λ_max overestimated by half (the power-iteration estimate is a lower bound).
+    """
+    n = Kc.shape[0]
+    lam_max = _lambda_max(Kc)
+    if not lam_max > 0:
+        return None
+    sigma = max(1.5 * lam_max * rtol, floor)
+    M = Kc + lam_max / n  # + λ̄ 11ᵀ/n with λ̄ = λ_max
+    M.diagonal().sub_(sigma)
+    _, info = torch.linalg.cholesky_ex(M)
+    if int(info) != 0:
+        return None
+    M.diagonal().add_(sigma)
+    L, info = torch.linalg.cholesky_ex(M)
+    if int(info) != 0:
+        return None
+    return torch.cholesky_solve(Yc, L)
+
+
+def fit_predict_gram(name: str, G, train, test, Y, device: str = "cpu", n_features: int | None = None,
+                     x_dtype=np.float32, info: dict | None = None, **params) -> np.ndarray:
+    """Fit regression ``name`` on the ``train`` rows and predict the ``test`` rows from the Gram matrix alone.
+
+    Parameters
+    ----------
+    name : "pls", "ridge", "ridgecv" or "linear".
+    G : (n, n) float64 Gram ``X Xᵀ`` of all n stimuli (``gram(X)``; or of ``X - c`` for any fixed row c).
+    train, test : integer index arrays into the n stimuli.
+    Y : (n, m) targets of all stimuli (only ``Y[train]`` is used for fitting).
+    n_features : p, the number of columns of X. Optional; only used where ``make_regression`` depends on
+        it: PLS clamps ``n_components`` to ``min(n_components, n_train - 1, p)``, and linear's eigenvalue
+        cutoff is ``max(n_train, p)·eps(x_dtype)`` (relative; see ``LinearRegression``). Without it p is
+        taken as ``n_train``.
+    x_dtype : dtype of the activations X (float32 by default), for linear's cutoff as above.
+    info : optional dict, filled with what the fit chose: ``alpha`` (ridge, ridgecv; ridgecv's is the
+        GCV choice, ``RidgeCV.alpha_``), ``n_components`` (pls).
+    params : the regression's parameters (``n_components``, ``max_iter``, ``tol`` for PLS; ``alpha`` for
+        ridge; ``alphas`` for ridgecv).
+
+    Returns float32 (len(test), m): ``make_regression(name, **params).fit(X[train], Y[train]).predict(X[test])``
+    up to rounding. Costs O(n²·m) (ridge, pls) or O(n³) (ridgecv, linear: one eigendecomposition), never
+    O(n·p).
+    """
+    if name not in ("pls", "ridge", "ridgecv", "linear"):
+        raise ValueError(f"fit_predict_gram supports pls, ridge, ridgecv and linear, not {name!r}")
+    device = resolve_device(device)
+    train, test = np.asarray(train), np.asarray(test)
+    if len(train) < 2:
+        raise ValueError(f"need at least 2 training samples, got {len(train)}")
+    Y = np.asarray(Y)
+    if Y.ndim == 1:
+        Y = Y[:, None]
+    if Y.ndim != 2 or Y.shape[0] != np.asarray(G).shape[0]:
+        raise ValueError(f"Y must be (n_samples={np.asarray(G).shape[0]}, n_targets), got shape {Y.shape}")
+    Yt = torch.from_numpy(np.asarray(Y[train], dtype=np.float64)).to(device)
+    _check_finite(Yt.cpu().numpy(), "Y")
+    Kc, Ks = _centred_kernels(G, train, test, device)
+    diag_scale = float(np.abs(np.diagonal(np.asarray(G))[train]).max())
+    n = len(train)
+    p = n if n_features is None else int(n_features)
+    y_mean = Yt.mean(dim=0)
+    Yc = Yt - y_mean
+    if name == "pls":
+        model = PLSRegression(device=device, **params)  # validates the parameters
+        eps = np.finfo(np.float64).eps
+        Yc[:, (Yc.abs() < 10 * eps).all(dim=0)] = 0.0  # as PLSRegression (sklearn): constant targets
+        n_max = min(model.n_components, n - 1, p)
+        rot_dual, Q = _pls_kernel(Kc, Yc, n_max, model.max_iter, model.tol, model._start_column)
+        B = rot_dual @ Q.T
+        chosen = {"n_components": int(Q.shape[1])}
+    elif name == "ridge":
+        alpha = float(params.pop("alpha", 1.0))
+        if params:
+            raise TypeError(f"unexpected ridge parameter(s): {', '.join(params)}")
+        Kc.diagonal().add_(alpha)
+        B = _spd_solve(Kc, Yc)
+        chosen = {"alpha": alpha}
+    else:
+        rtol = None
+        if name == "linear":
+            if params:
+                raise TypeError(f"unexpected linear parameter(s): {', '.join(params)}")
+            eps = np.finfo(x_dtype).eps
+            rtol = max(max(n, p) * eps, 1e-13) if np.dtype(x_dtype) == np.float32 else max(n, p) * eps
+            B = _pinv_solve_full_rank(Kc, Yc, rtol, _kernel_floor(Kc, diag_scale))
+            if B is not None:
+                pred = Ks @ B + y_mean
+                if info is not None:
+                    info.update(rank=n - 1)
+                return pred.float().cpu().numpy()
+        lam, U = _kernel_spectrum(Kc, diag_scale)
+        del Kc
+        Z = U.T @ Yc
+        if name == "ridgecv":
+            alphas = tuple(float(a) for a in np.atleast_1d(params.pop("alphas", ALPHA_LIST)))
+            if params:
+                raise TypeError(f"unexpected ridgecv parameter(s): {', '.join(params)}")
+            best_score, alpha = _gcv_alpha(lam, U, Z, alphas, n)
+            chosen = {"alpha": alpha, "best_score": best_score}
+            filt = torch.where(lam > 0, 1.0 / (lam + alpha), torch.zeros_like(lam))
+        else:
+            keep = (lam > lam.max() * rtol) & (lam > 0)
+            filt = torch.where(keep, 1.0 / torch.where(keep, lam, torch.ones_like(lam)), torch.zeros_like(lam))
+            chosen = {"rank": int(keep.sum())}
+        B = U @ (filt[:, None] * Z)
+    if info is not None:
+        info.update(chosen)
+    pred = Ks @ B + y_mean
+    return pred.float().cpu().numpy()

@@ -10,6 +10,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, also whe
 
 from brainpipe import benchmarks as bench
 from brainpipe import screen
+from brainpipe.metrics import uses_gram
 from brainpipe.workflow_config import ConfigError, check_config, layers_for_sweep
 
 
@@ -23,7 +24,7 @@ if workflow.is_main_process:  # names are checked once, before scheduling; clust
 
 wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
-    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots)/)[^/]+",
+    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram)/)[^/]+",
     benchmark="[A-Za-z0-9]+\.[A-Za-z0-9]+-[a-z_0-9]+",
     layer="[^/]+",
     fold="[0-9]+",
@@ -96,6 +97,18 @@ def scored_layers(model_name, benchmark):
         raise WorkflowError(f"model {model_name!r} commits no layer to region {benchmark.region!r} "
                             f"(config model_zoo.{model_name}.layers)")
     return sorted(set([committed] + layers_for_sweep(spec, benchmark.region)))
+
+
+def fold_source(wildcards):
+    """What a fold job reads: the layer's Gram matrix for regressions that can use it, else the activations."""
+    if uses_gram(get_benchmark(wildcards.benchmark)):
+        return f"{activations_dir(wildcards).replace('results/activations/', 'results/gram/', 1)}/{wildcards.layer}.nc"
+    return activations_dir(wildcards)
+
+
+def fold_source_file(wildcards, input):
+    source = str(input.source)
+    return source if source.endswith(".nc") else f"{source}/{wildcards.layer}.nc"
 
 
 def fold_files(wildcards):

@@ -4,7 +4,7 @@
 
 rule fit_fold:
     input:
-        activations=activations_dir,
+        source=fold_source,
         target=lambda wildcards: prepared(wildcards, "target"),
     output:
         "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
@@ -16,7 +16,7 @@ rule fit_fold:
         "folds"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, input: mb([f"{input.activations}/{wildcards.layer}.nc", input.target], factor=3),
+        mem_mb=lambda wildcards, input: mb([fold_source_file(wildcards, input), input.target], factor=3),
         runtime=30,
     benchmark:
         "results/benchmarks/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"
