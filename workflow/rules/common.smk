@@ -67,8 +67,7 @@ def stimuli_key(model_name, benchmark):
 
 
 def activations_dir(wildcards):
-    b = get_benchmark(wildcards.benchmark)
-    return f"results/activations/{wildcards.model}/{stimuli_key(wildcards.model, b)}"
+    return f"results/activations/{wildcards.model}/{stimuli_key(wildcards.model, get_benchmark(wildcards.benchmark))}"
 
 
 def stimuli_folder(wildcards):
@@ -114,6 +113,12 @@ def fold_source_file(wildcards, input):
 def fold_files(wildcards):
     b = get_benchmark(wildcards.benchmark)
     return expand("results/{{model}}/{{benchmark}}/layers/{{layer}}/fold{fold}.json", fold=range(b.n_folds))
+
+
+def grid_activations():
+    """Every activation folder of the grid (one per model × stimulus folder it sees)."""
+    return sorted({f"results/activations/{m}/{stimuli_key(m, get_benchmark(b))}"
+                   for m in config["models"] for b in config["benchmarks"]})
 
 
 def grid_scores():

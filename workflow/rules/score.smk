@@ -53,8 +53,7 @@ rule summary:
 rule activations_all:
     """Partial target: every activation folder the grid needs."""
     input:
-        lambda wildcards: sorted({activations_dir(type("W", (), {"model": m, "benchmark": b}))
-                                  for m in config["models"] for b in config["benchmarks"]}),
+        lambda wildcards: grid_activations(),
 
 
 rule ceilings:
