@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from peak_memory import reset_peak_rss, status_bytes  # benchmarks/peak_memory.py
+
 OUT = Path(__file__).resolve().parent / "out"
 METHODS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
 
@@ -111,35 +113,18 @@ def worker(args) -> None:
     train, test = folds(len(X), args.n_folds)[args.fold]
     Xtr, Xte = X[train], X[test]  # the train copy is what the metric pipeline hands over
     del X
-    _reset_peak_rss()
-    rss_before = _status_bytes("VmRSS")
+    reset_peak_rss()
+    rss_before = status_bytes("VmRSS")
     start, cpu_start = time.perf_counter(), time.process_time()
     model = make_regression(args.method) if args.impl == "ours" else sklearn_model(args.method)
     model.fit(Xtr, Y[train])
     pred = model.predict(Xte)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
-    peak = _status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     r = pearson_columns(pred, Y[test])
     print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "extra_peak": max(0, peak - rss_before),
                       "x_bytes": Xtr.nbytes, "r": r.tolist(), "alpha": getattr(model, "alpha_", None),
                       "solver": getattr(model, "solver_", None)}))
-
-
-def _reset_peak_rss() -> None:
-    """Reset the kernel's peak-RSS mark (VmHWM) so it measures fit+predict, not the loading before."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-
-
-def _status_bytes(key: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
 
 
 def gram_worker(phase, method, x_path, y_path, g_path, n_folds, threads) -> None:
@@ -154,20 +139,20 @@ def gram_worker(phase, method, x_path, y_path, g_path, n_folds, threads) -> None
         X = np.load(x_path, mmap_mode="r")
         x_bytes = X.nbytes
         X = np.ascontiguousarray(X)  # read fully: the activations as a fold job would hold them
-        _reset_peak_rss()
-        rss_before = _status_bytes("VmRSS")
+        reset_peak_rss()
+        rss_before = status_bytes("VmRSS")
         start = time.perf_counter()
         G = gram(X)
         seconds = time.perf_counter() - start
-        peak = _status_bytes("VmHWM")
+        peak = status_bytes("VmHWM")
         np.save(g_path, G)
         print(json.dumps({"seconds": seconds, "extra_peak": max(0, peak - rss_before), "x_bytes": x_bytes}))
         return
     G = np.load(g_path)
     Y = np.load(y_path)
     x_shape = np.load(x_path, mmap_mode="r").shape
-    _reset_peak_rss()
-    rss_before = _status_bytes("VmRSS")
+    reset_peak_rss()
+    rss_before = status_bytes("VmRSS")
     out = {"fold_seconds": [], "r": [], "alpha": []}
     for fold, (train, test) in enumerate(folds(len(G), 10)[:n_folds]):
         start = time.perf_counter()
@@ -176,7 +161,7 @@ def gram_worker(phase, method, x_path, y_path, g_path, n_folds, threads) -> None
         out["fold_seconds"].append(time.perf_counter() - start)
         out["r"].append(pearson_columns(pred, Y[test]).tolist())
         out["alpha"].append(info.get("alpha"))
-    out["extra_peak"] = max(0, _status_bytes("VmHWM") - rss_before)
+    out["extra_peak"] = max(0, status_bytes("VmHWM") - rss_before)
     out["rss_before"] = rss_before
     print(json.dumps(out))
 

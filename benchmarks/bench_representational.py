@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from peak_memory import reset_peak_rss, status_bytes  # benchmarks/peak_memory.py
+
 OUT = Path(__file__).resolve().parent / "out"
 METRICS = ("rdm", "rdm_cv", "cka", "cka_biased", "cka_cv")
 N_OBJECTS = 64
@@ -159,23 +161,6 @@ def ours_metric(metric, X, Y, object_names):
 # subprocess worker
 
 
-def _reset_peak_rss() -> None:
-    """Reset the kernel's peak-RSS mark (VmHWM) so it measures the metric, not the loading before."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-
-
-def _status_bytes(key: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
 def worker(metric, impl, x_path, y_path, names_path) -> None:
     import brainpipe.representational  # noqa: F401  (imports outside the timed region, for both impls)
     import scipy.stats  # noqa: F401
@@ -184,12 +169,12 @@ def worker(metric, impl, x_path, y_path, names_path) -> None:
     X = np.load(x_path)
     Y = np.load(y_path)
     object_names = np.load(names_path)
-    _reset_peak_rss()
-    rss_before = _status_bytes("VmRSS")
+    reset_peak_rss()
+    rss_before = status_bytes("VmRSS")
     start, cpu_start = time.perf_counter(), time.process_time()
     score = (ours_metric if impl == "ours" else ref_metric)(metric, X, Y, object_names)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
-    peak = _status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = status_bytes("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "extra_peak": max(0, peak - rss_before),
                       "x_bytes": X.nbytes, "score": score}))
 
