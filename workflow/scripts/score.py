@@ -6,7 +6,7 @@ from brainpipe.provenance import versions
 
 with logged(snakemake.log[0], "score"):
     w, p = snakemake.wildcards, snakemake.params
-    per_layer = {read_json(path)["layer"]: read_json(path) for path in snakemake.input.layers}
+    per_layer = {score["layer"]: score for score in map(read_json, snakemake.input.layers)}
     result = dict(per_layer[p.committed])
     result["layer"] = p.committed
     result["model_spec"] = p.model_spec

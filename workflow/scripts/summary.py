@@ -1,5 +1,7 @@
 """One table of the grid's scores, printed and written as TSV."""
 
+import sys
+
 import pandas as pd
 
 from brainpipe.io import atomic_path, read_json
@@ -13,5 +15,5 @@ with logged(snakemake.log[0], "summary"):
         table.to_csv(temporary, sep="\t", index=False, float_format="%.4f")
     text = table.to_string(index=False, float_format=lambda v: f"{v:.4f}")
     print(text)
-    import sys
+    # also on the terminal (logged() sends stderr to the log): the table is what `make demo` ends with
     print(f"\nbrainpipe scores ({snakemake.output[0]}):\n{text}", file=sys.__stderr__)
