@@ -18,6 +18,8 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 
 demo: setup
 	$(BIN)/snakemake --cores $(CORES)
+	@echo "\nScores (results/summary.tsv; leaderboard: results/leaderboard.html, plots: results/plots/):"
+	@$(BIN)/python -c "import pandas as p; print(p.read_csv('results/summary.tsv', sep='\t').to_string(index=False))"
 
 test: setup
 	$(BIN)/python -m pytest

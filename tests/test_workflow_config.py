@@ -85,3 +85,13 @@ def test_layers():
     assert layers_for_sweep(spec, "IT") == ["features.9", "classifier.5"]
     assert layers_for_sweep(spec, "V4") == []
     assert layers_for_sweep({"architecture": "alexnet", "sweep": {"IT": "all"}}, "IT") == list(leaves)
+
+
+def test_library_code_fingerprint_follows_module_content():
+    from brainpipe.workflow_config import library_code
+
+    assert library_code("demo") == library_code("demo")
+    assert library_code("demo") != library_code("screen")
+    assert library_code("demo", "screen") != library_code("demo")
+    with pytest.raises(FileNotFoundError):
+        library_code("no_such_module")

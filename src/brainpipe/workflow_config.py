@@ -4,9 +4,20 @@ Lives in the library (not in the Snakefile) so it can be tested alone and reused
 """
 
 import functools
+import hashlib
+from pathlib import Path
 
 from . import benchmarks as bench
 from .models import PIXELS
+
+
+def library_code(*modules):
+    """Fingerprint of the brainpipe modules a stage computes with, for a rule param: Snakemake's code trigger
+    sees only the rule's script, so without this a change in src/brainpipe would leave stale results behind."""
+    digest = hashlib.sha1()
+    for module in modules:
+        digest.update((Path(__file__).parent / f"{module}.py").read_bytes())
+    return digest.hexdigest()[:12]
 
 
 class ConfigError(ValueError):

@@ -8,6 +8,7 @@ rule activations:
     output:
         directory("results/activations/{model}/{stimuli}"),
     params:
+        code=library_code("models", "activations", "stimuli", "_torchvision"),
         architecture=lambda wildcards: get_model(wildcards.model)["architecture"],
         weights=lambda wildcards: get_model(wildcards.model).get("weights"),
         seed=lambda wildcards: get_model(wildcards.model).get("seed", 0),

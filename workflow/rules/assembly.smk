@@ -8,6 +8,7 @@ rule demo_assembly:
     output:
         "resources/assemblies/SyntheticShapes.nc",
     params:
+        code=library_code("demo", "stimuli"),
         simulation=lambda wildcards: {k: config["synthetic_shapes"][k]
                                       for k in ("neuroids", "repetitions", "noise", "seed")
                                       if k in config["synthetic_shapes"]},
@@ -26,6 +27,7 @@ rule prepare_assembly:
         target="results/assemblies/{dataset}/{region}-{timing}/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-{timing}/repetitions.nc",
     params:
+        code=library_code("assembly"),
         time_window=lambda wildcards: prepare_window(wildcards)[0],
         bin_size=lambda wildcards: prepare_window(wildcards)[1],
     resources:

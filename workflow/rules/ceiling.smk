@@ -7,6 +7,7 @@ rule ceiling:
     output:
         "results/ceilings/{benchmark}.json",
     params:
+        code=library_code("ceiling", "assembly", "representational", "stats"),
         method=lambda wildcards: ceiling_method(get_benchmark(wildcards.benchmark)),
         n_splits=10,
         random_state=1,

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, also whe
 from brainpipe import benchmarks as bench
 from brainpipe import screen
 from brainpipe.metrics import uses_gram
-from brainpipe.workflow_config import ConfigError, check_config, layers_for_sweep
+from brainpipe.workflow_config import ConfigError, check_config, layers_for_sweep, library_code
 
 
 validate(config, schema=str(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"))

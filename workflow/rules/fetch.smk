@@ -39,6 +39,7 @@ rule fetch_stimuli:
     output:
         directory("resources/stimuli/{stimulus_set}"),
     params:
+        code=library_code("fetch", "catalog", "stimuli"),
         # object name -> sha1: a catalog or checksum change reruns the job (and everything downstream)
         files=lambda wildcards: {remote.name: remote.sha1 for remote in
                                  (CATALOG.stimulus_set(wildcards.stimulus_set).csv,
@@ -64,6 +65,7 @@ rule fetch_assembly:
     output:
         "resources/assemblies/{dataset}.nc",
     params:
+        code=library_code("fetch", "catalog"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,

@@ -9,6 +9,7 @@ rule gram:
     output:
         "results/gram/{model}/{stimuli}/{layer}.nc",
     params:
+        code=library_code("regression", "metrics"),
         device=config.get("device", "auto"),
     wildcard_constraints:
         stimuli="[^/]+",

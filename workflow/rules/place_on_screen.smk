@@ -8,6 +8,7 @@ rule place_on_screen:
     output:
         directory("results/stimuli_on_screen/{stimulus_set}--target{target}--source{source}"),
     params:
+        code=library_code("screen", "stimuli"),
         target=lambda wildcards: float(wildcards.target),
         source=lambda wildcards: float(wildcards.source),
     wildcard_constraints:

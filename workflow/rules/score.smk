@@ -8,6 +8,8 @@ rule score_layer:
         ceiling="results/ceilings/{benchmark}.json",
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
+    params:
+        code=library_code("score", "benchmarks"),
     conda:
         "../envs/brainpipe.yaml"
     log:
