@@ -33,25 +33,6 @@ def _neuroid_coords(model_id, layer, shape):
     }
 
 
-def _layer_shapes(model, example, layers):
-    """Unflattened output shape per layer, from one image, for channel/x/y coordinates."""
-    if model.network is None:
-        return {layer: (int(np.prod(example.shape[1:])),) for layer in layers}  # pixels: one flat vector
-    import torch
-
-    modules = dict(model.network.named_modules())
-    shapes = {}
-    hooks = [modules[layer].register_forward_hook(
-        lambda m, i, output, layer=layer: shapes.__setitem__(layer, tuple(output.shape[1:]))) for layer in layers]
-    try:
-        with torch.no_grad():
-            model.network(torch.from_numpy(example).to(model.device))
-    finally:
-        for hook in hooks:
-            hook.remove()
-    return shapes
-
-
 def extract(model, stimuli_folder, layers, batch_size=64, progress=None):
     """Run ``model`` over every image of the stimulus set; return {layer: DataArray}.
 
@@ -69,9 +50,11 @@ def extract(model, stimuli_folder, layers, batch_size=64, progress=None):
     with ThreadPoolExecutor(max_workers=4) as pool:  # decode images while the network runs
         for start in range(0, len(paths), batch_size):
             batch = np.stack(list(pool.map(model.preprocess, paths[start: start + batch_size])))
-            if shapes is None:
-                shapes = _layer_shapes(model, batch[:1], layers)
-            for layer, values in model(batch, layers).items():
+            outputs_by_layer = model(batch, layers)
+            if shapes is None:  # one unit per element of the layer's output: (C, H, W) or flat
+                shapes = {layer: values.shape[1:] for layer, values in outputs_by_layer.items()}
+            for layer, values in outputs_by_layer.items():
+                values = values.reshape(len(values), -1)  # C-order: channel, then height, then width
                 if not np.isfinite(values).all():
                     bad = int((~np.isfinite(values)).sum())
                     raise ValueError(f"model {model.identifier} layer {layer}: {bad} non-finite activations in "

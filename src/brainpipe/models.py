@@ -97,7 +97,8 @@ class ActivationsModel:
         return array.transpose(2, 0, 1)
 
     def __call__(self, batch, layers):
-        """batch: array (n, ...) of preprocessed images -> {layer: float32 array (n, features)}."""
+        """batch: array (n, ...) of preprocessed images -> {layer: float32 array (n, *layer output shape)}
+        (unflattened, e.g. (n, C, H, W), so the caller knows each unit's channel and position)."""
         if self.network is None:
             return {PIXELS: batch.reshape(len(batch), -1)}
         known = dict(self.network.named_modules())
@@ -114,7 +115,7 @@ class ActivationsModel:
         finally:
             for hook in hooks:
                 hook.remove()
-        return {layer: captured[layer].reshape(len(batch), -1).float().cpu().numpy() for layer in layers}
+        return {layer: captured[layer].float().cpu().numpy() for layer in layers}
 
 
 class BrainModel:
