@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from peak_memory import reset_peak_rss, status_bytes  # benchmarks/peak_memory.py
+from peak_memory import reset_peak_rss, run_worker, status_bytes  # benchmarks/peak_memory.py
 
 OUT = Path(__file__).resolve().parent / "out"
 METHODS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
@@ -227,15 +227,7 @@ def main_gram(args, n, features) -> None:
 
 
 def run_one(method, impl, fold, n_folds, x_path, y_path, timeout, threads=0):
-    cmd = [sys.executable, __file__, "--worker", method, impl, str(fold), str(n_folds), str(x_path), str(y_path),
-           str(threads)]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    if done.returncode != 0:
-        raise RuntimeError(f"{method}/{impl} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_worker(__file__, (method, impl, fold, n_folds, x_path, y_path, threads), f"{method}/{impl}", timeout)
 
 
 def main() -> None:

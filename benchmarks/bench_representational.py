@@ -33,14 +33,13 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from peak_memory import reset_peak_rss, status_bytes  # benchmarks/peak_memory.py
+from peak_memory import reset_peak_rss, run_worker, status_bytes  # benchmarks/peak_memory.py
 
 OUT = Path(__file__).resolve().parent / "out"
 METRICS = ("rdm", "rdm_cv", "cka", "cka_biased", "cka_cv")
@@ -180,14 +179,7 @@ def worker(metric, impl, x_path, y_path, names_path) -> None:
 
 
 def run_one(metric, impl, x_path, y_path, names_path, timeout):
-    cmd = [sys.executable, __file__, "--worker", metric, impl, str(x_path), str(y_path), str(names_path)]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    if done.returncode != 0:
-        raise RuntimeError(f"{metric}/{impl} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_worker(__file__, (metric, impl, x_path, y_path, names_path), f"{metric}/{impl}", timeout)
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""Peak-memory probes shared by the benchmark scripts (Linux /proc): measure one phase's own peak RSS."""
+"""Shared by the benchmark scripts: run a measurement in its own process, and read its own peak RSS there
+(Linux /proc), so one implementation's memory never counts against another's."""
+
+import json
+import subprocess
+import sys
 
 
 def reset_peak_rss() -> None:
@@ -20,3 +25,15 @@ def status_bytes(key: str) -> int:
     except OSError:
         pass
     return 0
+
+
+def run_worker(script, args, label, timeout):
+    """Run ``script --worker *args`` in a fresh Python; return the JSON of its last output line, None on timeout."""
+    command = [sys.executable, str(script), "--worker", *map(str, args)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        raise RuntimeError(f"{label} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
