@@ -82,26 +82,15 @@ def test_parameter_change_reruns_only_that_benchmark(workdir, tmp_path):
     assert all(o.startswith(("results/summary.tsv", "results/leaderboard", "results/plots")) for o in grid_tables), outputs
 
 
-def test_unknown_model_fails_at_parse_time(tmp_path):
+@pytest.mark.parametrize("override, key, value", [
+    ("models: [alexnett]\n", "models[0]", "alexnett"),
+    ("model_zoo:\n  alexnet_untrained:\n    architecture: alexnet\n    weights: null\n"
+     "    layers: {IT: features.99}\n", "model_zoo.alexnet_untrained.layers.IT", "features.99"),
+    ("benchmarks: [SyntheticShapes.IT-plz]\n", "benchmarks[0]", "plz"),
+], ids=["unknown-model", "unknown-layer", "unknown-metric"])
+def test_bad_config_fails_at_parse_time_naming_the_key(tmp_path, override, key, value):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("models: [alexnett]\n")
+    bad.write_text(override)
     result = snakemake(with_config(tmp_path), "-n", configfiles=(TINY, bad), check=False)
     assert result.returncode != 0
-    assert "models[0]" in result.stdout + result.stderr and "alexnett" in result.stdout + result.stderr
-
-
-def test_unknown_layer_fails_at_parse_time(tmp_path):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("model_zoo:\n  alexnet_untrained:\n    architecture: alexnet\n    weights: null\n"
-                   "    layers: {IT: features.99}\n")
-    result = snakemake(with_config(tmp_path), "-n", configfiles=(TINY, bad), check=False)
-    assert result.returncode != 0
-    assert "model_zoo.alexnet_untrained.layers.IT" in result.stdout + result.stderr
-
-
-def test_unknown_metric_fails_at_parse_time(tmp_path):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("benchmarks: [SyntheticShapes.IT-plz]\n")
-    result = snakemake(with_config(tmp_path), "-n", configfiles=(TINY, bad), check=False)
-    assert result.returncode != 0
-    assert "benchmarks[0]" in result.stdout + result.stderr and "plz" in result.stdout + result.stderr
+    assert key in result.stdout + result.stderr and value in result.stdout + result.stderr
