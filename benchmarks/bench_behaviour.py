@@ -47,7 +47,7 @@ CASES = (
     (None, "SyntheticShapesBehaviour-i2n"),
 )
 STAGES = {"fetch_stimuli": "inputs", "fetch_assembly": "inputs", "place_on_screen": "inputs",
-          "activations": "inputs", "behaviour_task": "task", "ceiling": "ceiling", "fit_fold": "score",
+          "demo_behaviour": "inputs", "prepare_behaviour": "inputs", "activations": "inputs", "behaviour_task": "task", "ceiling": "ceiling", "fit_fold": "score",
           "score_layer": "score", "score": "score"}
 STAGE_ORDER = ("inputs", "task", "ceiling", "score")
 

@@ -42,7 +42,7 @@ def test_match_to_sample_i2n_end_to_end(table):
     features = xr.DataArray(onehot * 2 + rng.normal(size=onehot.shape), dims=("presentation", "neuroid"),
                             coords={"stimulus_id": ("presentation", table["stimulus_id"].to_numpy(object)),
                                     "image_label": ("presentation", table["category_name"].to_numpy(object))})
-    with pytest.warns(UserWarning, match="same set"):
+    with pytest.warns(UserWarning, match="same images"):
         probabilities = tasks.probabilities(features, features)
     score = metrics.i2n(probabilities, trials)
     assert -1 < score.score < 1 and np.isfinite(score.error)

@@ -124,7 +124,7 @@ def test_rajalingham2018_equals_library_on_the_downloaded_files(scored):
     table = pd.read_csv(cached(scored, "stimulus_objectome_public.csv"), dtype={"image_id": str})
     features = activations(scored, "objectome.public", "classifier.5")
     labels = table.set_index("image_id").loc[features["stimulus_id"].values.astype(str), "image_label"].to_numpy()
-    with pytest.warns(UserWarning, match="same set"):  # the public benchmark fits and tests on the same images
+    with pytest.warns(UserWarning, match="same images"):  # the public benchmark fits and tests on the same images
         probabilities = tasks.probabilities(features, features, labels)
     workflow_task = read_netcdf(scored["work"] / "results/behaviour/alexnet/probabilities-fit-objectome.public/"
                                                  "objectome.public.nc")

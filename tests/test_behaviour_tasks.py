@@ -12,6 +12,7 @@ from sklearn.preprocessing import StandardScaler
 
 from brainpipe.behaviour import tasks
 from brainpipe.behaviour._synsets import SYNSETS
+from brainpipe.benchmarks.geirhos2021 import GEIRHOS2021_LABELS
 from brainpipe.io import read_netcdf, write_netcdf
 
 
@@ -44,10 +45,10 @@ def test_label_geirhos_mean_probability_per_label():
     logits[1, tasks.LABEL_TO_IMAGENET_INDICES["dog"]] = 4  # all dog indices high: dog's mean wins
     logits[2, 152] = 7  # one dog index very high: averaged over 117 dog indices, it may lose
     logits[3, 766] = 8  # oven
-    out = tasks.label(_array(logits, ["a", "b", "c", "d"]), list(tasks.GEIRHOS_LABELS))
+    out = tasks.label(_array(logits, ["a", "b", "c", "d"]), list(GEIRHOS2021_LABELS))
     p = scipy.special.softmax(logits, axis=1)
-    expected = [tasks.GEIRHOS_LABELS[k] for k in np.argmax(
-        np.stack([p[:, tasks.label_indices(name)].mean(axis=1) for name in tasks.GEIRHOS_LABELS], axis=1), axis=1)]
+    expected = [GEIRHOS2021_LABELS[k] for k in np.argmax(
+        np.stack([p[:, tasks.label_indices(name)].mean(axis=1) for name in GEIRHOS2021_LABELS], axis=1), axis=1)]
     assert list(out.values[0]) == expected
     assert expected[0] == "airplane" and expected[1] == "dog" and expected[3] == "oven"
 
@@ -130,7 +131,7 @@ def test_probabilities_two_classes_equal_multinomial():
 def test_probabilities_warns_on_same_set_and_bad_input():
     x, labels = _classes()
     fit = _array(x, [f"f{i}" for i in range(len(x))], image_label=labels)
-    with pytest.warns(UserWarning, match="fitting and test stimuli are the same set"):
+    with pytest.warns(UserWarning, match="fitting and test stimuli are the same images"):
         tasks.probabilities(fit, fit)
     with pytest.raises(ValueError, match="lack coordinate 'image_label'"):
         tasks.probabilities(fit.drop_vars("image_label"), fit)
@@ -139,6 +140,12 @@ def test_probabilities_warns_on_same_set_and_bad_input():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tasks.probabilities(fit, fit.assign_coords(stimulus_id=("presentation", [f"t{i}" for i in range(len(x))])))
+        # the same ids for different images (Ferguson2024's training and test sets reuse image numbers): no warning
+        tasks.probabilities(fit, fit.copy(data=fit.values + 1.0))
+    with pytest.warns(UserWarning, match="2 of 3 test stimuli are also fitting stimuli"):
+        test = fit.isel(presentation=[0, 1, 2]).copy(deep=True)
+        test.values[2] += 1.0  # same id as a fitting image, different image
+        tasks.probabilities(fit, test)
 
 
 # -------------------------------------------------------------------------------------------- odd one out

@@ -58,7 +58,7 @@ def test_demo_score_equals_library_on_the_same_files(workdir):
     features = read_netcdf(workdir / f"results/activations/alexnet_untrained/{key}/classifier.5.nc")
     table = pd.read_csv(workdir / "resources/stimuli/SyntheticShapes/stimuli.csv", dtype={"stimulus_id": str})
     labels = table.set_index("stimulus_id").loc[features["stimulus_id"].values.astype(str), "category_name"].to_numpy()
-    with pytest.warns(UserWarning, match="same set"):
+    with pytest.warns(UserWarning, match="same images"):
         expected = tasks.probabilities(features, features, labels)
     np.testing.assert_allclose(read_netcdf(model_file).values, expected.values, atol=1e-12)
     human = read_netcdf(workdir / "results/assemblies/SyntheticShapesBehaviour/behaviour.nc")
@@ -76,7 +76,7 @@ def test_no_network_run_for_the_task_and_second_run_idle(workdir):
     result = snakemake(workdir, "-n", target=f"results/alexnet_untrained/{BENCHMARK}.json")
     assert "Nothing to be done" in result.stdout + result.stderr
     log = next((workdir / "logs/behaviour_task/alexnet_untrained").rglob("*.log")).read_text()
-    assert "same set" in log  # the fitting = test warning reaches the log
+    assert "same images" in log  # the fitting = test warning reaches the log
 
 
 def test_pixels_has_no_logits_for_label():

@@ -153,12 +153,19 @@ def test_readme_describes_the_score_json(tmp_path):
     described = set(re.findall(r"`([a-z_]+)`", row))
     conditional = {"sweep", "best_layer", "time_bin_start", "time_bin_end"} | {n for n in described
                                                                                if n.endswith("_per_time_bin")}
+    behavioural = {"metric", "task", "details", "per_condition", "fitting_stimulus_set"}  # described as what behavioural benchmarks add
+    conditional |= {"details", "per_condition"}  # only families that have them (value_delta, Geirhos2021)
     repo = mirror(tmp_path)
-    run([str(BIN / "snakemake"), "results/pixels/SyntheticShapes.IT-pls.json", "--cores", "2",
+    run([str(BIN / "snakemake"), "results/pixels/SyntheticShapes.IT-pls.json",
+         "results/pixels/SyntheticShapesBehaviour-i2n.json", "--cores", "2",
          "--configfile", "config/config.yaml", str(TINY)], cwd=repo, timeout=600)
     score = json.loads((repo / "results/pixels/SyntheticShapes.IT-pls.json").read_text())
     present = set(score) | set(score["data"])
     assert present <= described, f"the README does not describe {sorted(present - described)}"
-    assert described - conditional <= present, f"the README describes keys the JSON lacks: " \
-                                                f"{sorted(described - conditional - present)}"
+    assert described - conditional - behavioural <= present, f"the README describes keys the JSON lacks: " \
+                                                             f"{sorted(described - conditional - behavioural - present)}"
     assert "parameters" not in score and "settings" in score["data"]
+    behaviour = json.loads((repo / "results/pixels/SyntheticShapesBehaviour-i2n.json").read_text())
+    present = set(behaviour) | set(behaviour["data"])
+    assert present <= described, f"the README does not describe {sorted(present - described)}"
+    assert {"metric", "task"} <= present

@@ -15,6 +15,8 @@ rule demo_behaviour:
         seed=lambda wildcards: config["synthetic_shapes"].get("seed", 0),
     conda:
         "../envs/brainpipe.yaml"
+    benchmark:
+        "results/benchmarks/demo_behaviour.tsv"
     log:
         "logs/demo_behaviour.log",
     script:
@@ -33,6 +35,8 @@ rule prepare_behaviour:
         dataset="|".join(map(re.escape, behavioural_datasets())) or "(?!)",
     conda:
         "../envs/brainpipe.yaml"
+    benchmark:
+        "results/benchmarks/prepare_behaviour/{dataset}.tsv"
     log:
         "logs/prepare_behaviour/{dataset}.log",
     script:

@@ -41,8 +41,6 @@ LABEL_TO_IMAGENET_INDICES = {
     "cup": [968], "glasses": [837], "lamp": [470, 607, 818, 846], "pan": [567], "sewingmachine": [786],
     "shovel": [792],
 }
-GEIRHOS_LABELS = ("airplane", "bear", "bicycle", "bird", "boat", "bottle", "car", "cat", "chair", "clock", "dog",
-                  "elephant", "keyboard", "knife", "oven", "truck")
 
 #: ``ProbabilitiesClassifier``: C=1e-3, solver newton-cg, multinomial (l2, intercept, max_iter 100, tol 1e-4)
 CLASSIFIER_C = 1e-3
@@ -113,6 +111,17 @@ def _first_appearance(labels) -> tuple[np.ndarray, list]:
     return indices, list(order)
 
 
+def _same_images(fitting: xr.DataArray, x_fit: np.ndarray, test: xr.DataArray, x_test: np.ndarray) -> tuple[int, int]:
+    """(test stimuli that are also fitting stimuli, test stimuli). A shared ``stimulus_id`` alone does not make the
+    same image: Ferguson2024's training and test sets reuse ids (image numbers) for different images, so an image
+    counts as shared only when its features are identical too."""
+    fit_rows = {sid: row for row, sid in enumerate(as_text(coord(fitting, "stimulus_id")))}
+    test_ids = as_text(coord(test, "stimulus_id"))
+    shared = sum(1 for row, sid in enumerate(test_ids)
+                 if sid in fit_rows and np.array_equal(x_test[row], x_fit[fit_rows[sid]]))
+    return shared, len(test_ids)
+
+
 def probabilities(fitting_features: xr.DataArray, test_features: xr.DataArray, labels=None,
                   c: float = CLASSIFIER_C) -> xr.DataArray:
     """The ``probabilities`` task: fit a readout on the fitting stimuli, predict class probabilities on the test.
@@ -141,15 +150,14 @@ def probabilities(fitting_features: xr.DataArray, test_features: xr.DataArray, l
     y, classes = _first_appearance(labels)
     if len(classes) < 2:
         raise ValueError(f"the fitting labels (coordinate 'image_label') have one class only: {classes}")
-    fit_ids, test_ids = set(as_text(coord(fitting_features, "stimulus_id"))), \
-        set(as_text(coord(test_features, "stimulus_id")))
-    if fit_ids == test_ids:
-        warnings.warn("probabilities: the fitting and test stimuli are the same set (by stimulus_id); the readout is "
-                      "scored on the images it was fitted on (Brain-Score's Rajalingham2018public-i2n does this)",
-                      stacklevel=2)
-    elif fit_ids & test_ids:
-        warnings.warn(f"probabilities: {len(fit_ids & test_ids)} test stimuli are also fitting stimuli (by stimulus_id)",
-                      stacklevel=2)
+    shared, n_test = _same_images(fitting_features, x_fit, test_features, x_test)
+    if shared == n_test:
+        warnings.warn("probabilities: the fitting and test stimuli are the same images (same stimulus_id and "
+                      "features); the readout is scored on the images it was fitted on (Brain-Score's "
+                      "Rajalingham2018public-i2n does this)", stacklevel=2)
+    elif shared:
+        warnings.warn(f"probabilities: {shared} of {n_test} test stimuli are also fitting stimuli (same stimulus_id "
+                      f"and features)", stacklevel=2)
     scaler = sklearn.preprocessing.StandardScaler().fit(x_fit)
     z_fit, z_test = scaler.transform(x_fit), scaler.transform(x_test)
     if z_fit.shape[1] > z_fit.shape[0]:
