@@ -16,7 +16,7 @@ rule demo_behaviour:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/demo_behaviour.tsv"
+        "results/benchmarks/demo_behaviour/SyntheticShapesBehaviour.tsv"
     log:
         "logs/demo_behaviour.log",
     script:
