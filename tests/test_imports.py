@@ -8,7 +8,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "workflow" / "scripts"
-NETWORK_JOBS = {"activations", "gram"}  # gram computes X Xᵀ with torch; fit_fold imports it only to fit
+NETWORK_JOBS = {"activations"}  # the one job that always runs a network (fit_fold and gram: torch only on a GPU)
 
 
 def imports_of(script: Path):
@@ -45,3 +45,38 @@ def test_workflow_parse_imports_neither_torch_nor_sklearn():
     assert lines
     loaded = loaded_after(lines)
     assert not {"torch", "torchvision", "sklearn"} & loaded
+
+
+def test_fold_and_gram_jobs_compute_without_torch_or_sklearn():
+    """What a pls / ridge / ridgecv / linear fold job and a Gram job do on a CPU (the workflow's path: the Gram
+    matrix, then each fold fitted from it) imports neither torch nor scikit-learn: they cost ~2 s and ~1 s per job,
+    more than the fits themselves at Brain-Score's sizes."""
+    lines = imports_of(SCRIPTS / "fit_fold.py") + imports_of(SCRIPTS / "gram.py") + [
+        "import numpy as np, xarray as xr",
+        "from brainpipe.benchmarks import parse",
+        "from brainpipe.metrics import gram_matrix, run_fold_gram, uses_gram",
+        "rng = np.random.default_rng(0)",
+        "ids = ('presentation', [f's{k:02d}' for k in range(40)])",
+        "source = xr.DataArray(rng.standard_normal((40, 30)).astype(np.float32), dims=('presentation', 'neuroid'),"
+        " coords={'stimulus_id': ids})",
+        "target = xr.DataArray(rng.standard_normal((40, 3)), dims=('presentation', 'neuroid'), coords={"
+        "'stimulus_id': ids, 'object_name': ('presentation', ['a', 'b'] * 20), 'neuroid_id': ('neuroid', list('xyz'))})",
+        "gram = gram_matrix(source, device='cpu')",
+        "for metric in ('pls', 'ridge', 'ridgecv', 'linear'):",
+        "    benchmark = parse('SyntheticShapes.IT-' + metric)",
+        "    assert uses_gram(benchmark)",
+        "    assert len(run_fold_gram(benchmark, gram, target, 0)['values']) == 3",
+    ]
+    loaded = loaded_after(lines)
+    assert "brainpipe.gram_fit" in loaded  # the fits did run
+    assert not {"torch", "torchvision", "sklearn"} & loaded
+
+
+def test_device_auto_asks_torch_only_where_a_gpu_can_exist():
+    from brainpipe.devices import cuda_possible
+
+    loaded = loaded_after(["from brainpipe.devices import resolve_device", "assert resolve_device('cpu') == 'cpu'",
+                           "print(resolve_device('auto'))"])
+    assert ("torch" in loaded) == cuda_possible()
+    if not cuda_possible():
+        assert "cpu" in loaded  # resolve_device('auto') printed it

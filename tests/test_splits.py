@@ -122,3 +122,31 @@ def test_fold_too_few_stimuli_names_benchmark_and_settings():
                                          r"train_size=0.9 from 12 stimuli stratified by 3 strata of 'object_name'.*"
                                          r"benchmark_settings.SyntheticShapes.IT-pls.train_size between 0.25 and 0.75"):
         fold_indices(benchmark, target, 0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_numpy_splitters_draw_sklearns_indices(seed):
+    """cv_splits draws its own splits (a fold job imports no scikit-learn): the same indices as scikit-learn's
+    splitters over uneven strata (ties in _approximate_mode), integer and float sizes, test-only splits and
+    non-default seeds."""
+    rng = np.random.default_rng(seed)
+    n_strata = int(rng.integers(2, 9))
+    counts = rng.integers(2, 30, size=n_strata)
+    labels = rng.permutation(np.repeat([f"c{k}" for k in range(n_strata)], counts))
+    n = len(labels)
+    sizes = [(0.9, None), (None, 0.9), (0.5, 0.3), (None, None), (n - n_strata, n_strata)][seed % 5]
+    random_state = [1, 0, 12345][seed % 3]
+    for stratify, splitter in ((labels, StratifiedShuffleSplit), (None, ShuffleSplit)):
+        expected = splitter(n_splits=7, train_size=sizes[0], test_size=sizes[1], random_state=random_state)
+        got = cv_splits(n, stratify, 7, train_size=sizes[0], test_size=sizes[1], random_state=random_state)
+        for (train, test), (etrain, etest) in zip(got, expected.split(np.zeros(n), stratify), strict=True):
+            np.testing.assert_array_equal(train, np.sort(etrain))
+            np.testing.assert_array_equal(test, np.sort(etest))
+
+
+def test_numpy_splitters_at_majajhong_public_size():
+    labels = np.random.default_rng(5).permutation(np.repeat([f"obj{k}" for k in range(64)], 50))  # 3200 stimuli
+    expected = StratifiedShuffleSplit(n_splits=10, train_size=0.9, test_size=None, random_state=1)
+    for (train, test), (etrain, etest) in zip(cv_splits(3200, labels), expected.split(np.zeros(3200), labels)):
+        np.testing.assert_array_equal(train, np.sort(etrain))
+        np.testing.assert_array_equal(test, np.sort(etest))

@@ -10,13 +10,13 @@ import numpy as np
 import xarray as xr
 
 from .benchmarks.base import REGRESSION_METRICS, SPLIT_METRICS, Benchmark
+# Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
+# never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
+from .gram_fit import GRAM_REGRESSIONS
 from .splits import cv_splits
 from .stats import pearson_columns
 
 SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
-# Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
-# never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
-GRAM_REGRESSIONS = ("pls", "ridge", "ridgecv", "linear")
 
 
 def positions(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
@@ -89,17 +89,24 @@ def uses_gram(benchmark: Benchmark) -> bool:
 
 def gram_matrix(source: xr.DataArray, device="cpu") -> xr.DataArray:
     """The uncentred stimulus Gram matrix X Xᵀ of a (presentation, neuroid) layer, float64, with its stimulus ids."""
-    from .regression import gram
+    if device == "cpu":
+        from .gram_fit import cpu_gram
 
+        values = cpu_gram(source.values)
+    else:  # torch only where a GPU computes it
+        from .regression import gram
+
+        values = gram(source.values, device=device)
     stimulus_ids = source["stimulus_id"].values.astype(str)
-    return xr.DataArray(gram(source.values, device=device), dims=("presentation", "presentation_other"),
+    return xr.DataArray(values, dims=("presentation", "presentation_other"),
                         coords={"stimulus_id": ("presentation", stimulus_ids)},
                         attrs={**source.attrs, "n_features": int(source.sizes["neuroid"])})
 
 
 def run_fold_gram(benchmark: Benchmark, gram: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
-    """Score one fold of a regression metric from the layer's Gram matrix (see GRAM_REGRESSIONS)."""
-    from .regression import fit_predict_gram
+    """Score one fold of a regression metric from the layer's Gram matrix (see GRAM_REGRESSIONS): numpy on the
+    CPU whatever the device (gram_fit explains why)."""
+    from .gram_fit import fit_predict_gram
 
     index = positions(gram, target, "Gram matrix")
     G = gram.values[np.ix_(index, index)]  # rows and columns in the target's stimulus order

@@ -20,6 +20,7 @@ look_at(stimuli), so a Python user can score a model in-process and tasks can be
 import numpy as np
 
 from . import model_sources as sources
+from .devices import resolve_device  # noqa: F401  (re-exported)
 from .model_sources import PIXELS, ModelSourceError  # noqa: F401  (re-exported)
 from .preprocessing import (IMAGE_SIZE, IMAGENET_MEAN, IMAGENET_STD, PIXELS_IMAGE_SIZE,  # noqa: F401
                             ImagePreprocessing, PathEncoding, PixelsPreprocessing, decode_paths)
@@ -28,20 +29,6 @@ from .preprocessing import (IMAGE_SIZE, IMAGENET_MEAN, IMAGENET_STD, PIXELS_IMAG
 # this module's constants (PIXELS, resolve_device("cpu")) then start without it (importing torch takes ~2 s).
 
 STATIC_TIME_BINS = ((70, 170),)  # Brain-Score's static benchmarks' window (brain-score/vision majajhong2015)
-
-
-# torch is imported inside the functions that run a network: the config checks and the jobs that only read
-# this module's constants (PIXELS, resolve_device("cpu")) then start without it (importing torch takes ~2 s).
-
-
-def resolve_device(device):
-    if device == "auto":
-        import torch
-
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
-        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
-    return device
 
 
 def load_torchvision(architecture, weights=None, seed=0):

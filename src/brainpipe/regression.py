@@ -28,31 +28,18 @@ import warnings
 import numpy as np
 import torch
 
+from .devices import resolve_device  # noqa: F401  (re-exported)
+# The torch-free pieces and the fits from a Gram matrix (fold jobs) live in gram_fit; re-exported here.
+from .gram_fit import ALPHA_LIST, GRAM_REGRESSIONS, fit_predict_gram  # noqa: F401
+from .gram_fit import BLOCK_BYTES as _BLOCK_BYTES
+from .gram_fit import check_finite as _check_finite
+from .gram_fit import cpu_gram
+from .gram_fit import gram_noise_rtol as _gram_noise_rtol
+from .gram_fit import lstsq_rtol as _lstsq_rtol
+from .gram_fit import power_gram as _power_gram
+from .gram_fit import power_kernel as _power_kernel
+
 REGRESSIONS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
-
-# brainscore_vision/metrics/ridgecv_split/metric.py ALPHA_LIST: 99 values.
-ALPHA_LIST = tuple(
-    [0.01, 0.1, 0.5, 1.0]
-    + list(np.linspace(10, 77.5, 4))  # 10, 32.5, 55, 77.5
-    + list(np.arange(100, 951, 50, dtype=float))
-    + list(np.arange(1000, 9501, 500, dtype=float))
-    + list(np.arange(1e4, 9.5e4 + 1, 5e3))
-    + list(np.arange(1e5, 9.5e5 + 1, 5e4))
-    + list(np.arange(1e6, 1e7 + 1, 5e5))
-)
-assert len(ALPHA_LIST) == 99
-
-# Size of one temporary block of X (rows or columns, centred). Bounds the extra memory of a pass.
-_BLOCK_BYTES = 64 * 2**20
-
-
-def resolve_device(device: str) -> str:
-    """Map ``"auto"`` to ``"cuda"`` when torch sees a GPU, else ``"cpu"``; ``"cpu"``/``"cuda[:i]"`` pass through."""
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cpu" or device.startswith("cuda"):
-        return device
-    raise ValueError(f"unknown device {device!r}; use 'cpu', 'cuda' or 'auto'")
 
 
 def make_regression(name: str, device: str = "cpu", **params) -> "Regression":
@@ -71,17 +58,6 @@ def make_regression(name: str, device: str = "cpu", **params) -> "Regression":
 
 # --------------------------------------------------------------------------------------------------
 # Shared helpers
-
-
-def _check_finite(array: np.ndarray, label: str) -> None:
-    """Raise ValueError naming ``label`` if ``array`` has NaN/inf (checked in row blocks: no big bool temp)."""
-    flat = array.reshape(array.shape[0], -1)
-    rows = max(1, _BLOCK_BYTES // max(1, flat.shape[1] * flat.itemsize))
-    bad = 0
-    for start in range(0, flat.shape[0], rows):
-        bad += int(flat.shape[1] * min(rows, flat.shape[0] - start) - np.isfinite(flat[start:start + rows]).sum())
-    if bad:
-        raise ValueError(f"{label} contains {bad} non-finite value(s) (NaN or inf); clean the {label} array first")
 
 
 class Regression:
@@ -264,28 +240,6 @@ def _single_thread(device: str):
 
 def _symmetrize(K: torch.Tensor) -> torch.Tensor:
     return (K + K.T) / 2
-
-
-def _gram_noise_rtol(n: int, p: int) -> float:
-    """Relative floor of the eigenvalues of a centred Gram accumulated in float64 (``_gram(precise=True)``,
-    ``gram()``): its entries carry rounding of ~``max(n, p)·eps64·λ_max``, so smaller eigenvalues are noise."""
-    return max(n, p) * float(np.finfo(np.float64).eps)
-
-
-def _lstsq_rtol(n: int, p: int, x_dtype) -> float:
-    """Relative cutoff on the *eigenvalues* of ``Xc Xcᵀ`` / ``Xcᵀ Xc`` that matches least squares on X itself.
-
-    LAPACK ``gelsd`` as scikit-learn's ``LinearRegression`` calls it (``scipy.linalg.lstsq(X, y,
-    cond=max(X.shape) * np.finfo(X.dtype).eps)``, scikit-learn 1.4-1.8, the versions Brain-Score pins;
-    numpy.linalg.lstsq's default ``rcond`` is the same) drops singular values ``s < cond·s_max`` of X in X's
-    own dtype. The Gram's eigenvalues are ``λ = s²``, so the same rule reads ``λ < cond²·λ_max``: the
-    tolerance is squared. (Comparing λ with ``cond`` itself keeps only ``s > sqrt(cond)·s_max``: for a
-    float32 X with 1000 columns, singular values below 1e-2·s_max, not 1e-4·s_max, were thrown away.)
-    A float32 X keeps float32 semantics (its own eps) even though the Gram is accumulated in float64;
-    the result is never below the float64 Gram's rounding floor (``_gram_noise_rtol``).
-    """
-    cond = max(n, p) * float(np.finfo(np.dtype(x_dtype)).eps)
-    return max(cond * cond, _gram_noise_rtol(n, p))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -616,49 +570,6 @@ def _pls_kernel(K0, Y0, n_max, max_iter, tol, start_column):
     return rot_dual, Q
 
 
-def _power_gram(G: np.ndarray, start: int, single_target: bool, max_iter: int, tol: float) -> np.ndarray:
-    """sklearn's power method in the coordinates ``w = C v`` (``G = CᵀC``): returns v with ``vᵀ G v = 1``.
-
-    sklearn maps ``w -> normalize(C Cᵀ w)`` from ``w_0 = normalize(C[:, start])`` and stops when
-    ``‖w_i - w_{i-1}‖² < tol`` (or after one step with a single target); here ``v -> G v`` from
-    ``e_start`` with ``‖w‖² = vᵀ G v`` and ``w_iᵀ w_{i-1} = v_iᵀ G v_{i-1}``: the same iterates at O(m²)
-    per step. Runs in numpy: the O(m²) steps are latency-bound (torch's matvec costs ~0.5 ms here).
-    """
-    v = np.zeros(G.shape[0])
-    v[start] = 1.0
-    v_prev = None
-    for _ in range(max_iter):
-        v = v / np.sqrt(v @ G @ v)
-        if v_prev is not None:
-            if 2.0 - 2.0 * (v @ G @ v_prev) < tol:
-                break
-        elif single_target:
-            break
-        v_prev = v
-        v = G @ v
-    return v
-
-
-def _power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, max_iter: int,
-                  tol: float) -> np.ndarray:
-    """The same power method in n-space for m > n: ``w = X_kᵀ s``, ``C Cᵀ w = X_kᵀ (Y Yᵀ K s)``,
-    ``‖w‖² = sᵀ K s``; from ``s_0 = Y[:, start]``. Returns s with ``sᵀ K s = 1``."""
-    s = Y[:, start].copy()
-    s_prev = None
-    for _ in range(max_iter):
-        Ks = K @ s
-        norm = np.sqrt(s @ Ks)
-        s, Ks = s / norm, Ks / norm
-        if s_prev is not None:
-            if 2.0 - 2.0 * (Ks @ s_prev) < tol:
-                break
-        elif single_target:
-            break
-        s_prev = s
-        s = Y @ (Y.T @ Ks)
-    return s
-
-
 # --------------------------------------------------------------------------------------------------
 # Ridge family
 
@@ -855,9 +766,12 @@ def gram(X, device: str = "cpu", center: bool = False) -> np.ndarray:
     One pass over column blocks of X (~32 MB each, converted to float64: no float64 copy of X), float64
     products accumulated in float64, only the lower triangle computed (then mirrored). float32 input is
     used in place on the CPU. ``center=True`` returns the Gram of ``X - mean(X, axis=0)`` instead; either
-    works for ``fit_predict_gram``, whose train-mean centring cancels any fixed shift of X.
+    works for ``fit_predict_gram``, whose train-mean centring cancels any fixed shift of X. On the CPU this is
+    ``gram_fit.cpu_gram`` (numpy, BLAS syrk); on a GPU the same products in torch.
     """
     device = resolve_device(device)
+    if device == "cpu":
+        return cpu_gram(X, center=center)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
@@ -884,201 +798,3 @@ def gram(X, device: str = "cpu", center: bool = False) -> np.ndarray:
         diag = G[r0:r1, r0:r1]
         diag.copy_(torch.tril(diag) + torch.tril(diag, -1).T)
     return G.cpu().numpy()
-
-
-def _centred_kernels(G, train, test, device):
-    """``Kc`` (n_t, n_t) and ``Ks`` (n_s, n_t), float64 torch, centred with the train rows' mean, from G."""
-    G = np.asarray(G)
-    if G.ndim != 2 or G.shape[0] != G.shape[1]:
-        raise ValueError(f"G must be a square (n_samples, n_samples) Gram matrix, got shape {G.shape}")
-    _check_finite(G, "G")
-    Kc = torch.from_numpy(np.ascontiguousarray(G[np.ix_(train, train)], dtype=np.float64)).to(device)
-    Gs = torch.from_numpy(np.ascontiguousarray(G[np.ix_(test, train)], dtype=np.float64)).to(device)
-    n = Kc.shape[0]
-    rows = max(1, (8 * 2**20) // (8 * n))  # row chunks: temporaries of ~8 MB, never n × n
-    for r0 in range(0, n, rows):  # symmetrize in place (G from gram() already is, bitwise)
-        r1 = min(r0 + rows, n)
-        avg = (Kc[r0:r1, r0:] + Kc[r0:, r0:r1].T) / 2
-        Kc[r0:r1, r0:] = avg
-        Kc[r0:, r0:r1] = avg.T
-    r = Kc.mean(dim=0)  # mean_k G_kj over train k (= row means: symmetric)
-    g = r.mean()
-    # Kc_ij = G_ij - (r_i + r_j) + g ;  Ks_ij = G_ij - mean_k G_ik - r_j + g   (k over train);
-    # r_i + r_j is symmetric bitwise, so Kc stays exactly symmetric
-    for r0 in range(0, n, rows):
-        r1 = min(r0 + rows, n)
-        Kc[r0:r1] -= (r[r0:r1, None] + r[None, :]) - g
-    Ks = Gs - Gs.mean(dim=1, keepdim=True) - (r - g)[None, :]
-    return Kc, Ks
-
-
-def _kernel_floor(Kc: torch.Tensor, diag_scale: float) -> float:
-    """Eigenvalues of Kc below this are rounding noise of the double centring of a float64 Gram:
-    entrywise errors ≲ 4 eps·max G_ii, so eigenvalue errors ≲ n·4 eps·max G_ii."""
-    return 4 * Kc.shape[0] * np.finfo(np.float64).eps * diag_scale
-
-
-def _kernel_spectrum(Kc: torch.Tensor, diag_scale: float):
-    """Eigenvalues (clipped; the constant direction and the noise floor set to exactly 0) and vectors of Kc."""
-    lam, U = torch.linalg.eigh(Kc)
-    lam = lam.clamp_min(0)
-    # the constant vector is an exact null vector of the centred kernel (the intercept; sklearn's
-    # _find_smallest_angle)
-    lam[torch.argmax((U.sum(dim=0) / math.sqrt(Kc.shape[0])).abs())] = 0.0
-    lam[lam <= _kernel_floor(Kc, diag_scale)] = 0.0
-    return lam, U
-
-
-def _gcv_alpha(lam, U, Z, alphas, n):
-    """sklearn ``_RidgeGCV`` alpha choice (mean squared LOO error over samples and targets; first best wins).
-
-    LOO residual ``(U diag(α/(λ+α)) Z)_i / (1 - Σ_k U_ik² λ_k/(λ_k+α) - 1/n)``; zero-eigenvalue directions
-    (null space of the centred X, and the intercept) are unshrunk. All alphas are scored with float32
-    products (the n·n·m product per alpha dominates), then every alpha within 1e-3 (relative) of the best
-    float32 score is re-scored in float64 and the float64 scores decide, so the choice is float64's.
-    """
-    U2 = U * U
-    U32, Z32 = U.float(), Z.float()
-
-    def score(alpha, U_, Z_):
-        shrink = alpha / (lam + alpha)
-        residual = U_ @ (shrink[:, None].to(Z_.dtype) * Z_)
-        denom = 1.0 - U2 @ (1.0 - shrink) - 1.0 / n
-        return -float(((residual.double() / denom[:, None]) ** 2).mean())
-
-    coarse = [score(a, U32, Z32) for a in alphas]
-    best32 = max(coarse)
-    best = None
-    for alpha, s32 in zip(alphas, coarse):
-        if s32 >= best32 - 1e-3 * abs(best32):
-            s = score(alpha, U, Z)
-            if best is None or s > best[0]:
-                best = (s, alpha)
-    return best
-
-
-def _lambda_max(K: torch.Tensor, iterations: int = 30) -> float:
-    """Largest eigenvalue of the symmetric PSD K by power iteration from a fixed random start (a lower bound)."""
-    generator = torch.Generator().manual_seed(0)
-    v = torch.randn(K.shape[0], generator=generator, dtype=torch.float64).to(K.device)
-    for _ in range(iterations):
-        v = K @ v
-        v /= torch.linalg.norm(v)
-    return float(v @ (K @ v))
-
-
-def _pinv_solve_full_rank(Kc: torch.Tensor, Yc: torch.Tensor, rtol: float, floor: float):
-    """``Kc⁺ Yc`` by Cholesky when no eigenvalue of Kc but the intercept's is cut off; else None.
-
-    The linear fit keeps the eigenvalues ``λ > max(rtol·λ_max, floor)``. When every eigenvalue of Kc besides
-    the constant direction's (exactly 0) is kept, ``Kc⁺ Yc = (Kc + λ̄ 11ᵀ/n)⁻¹ Yc`` for any λ̄ > 0 (Yc ⟂ 1),
-    one Cholesky instead of an eigendecomposition (~50× cheaper). Whether all are kept is decided exactly
-    by inertia: the Cholesky of ``Kc + λ̄ 11ᵀ/n - σI`` exists iff all its eigenvalues exceed σ; σ is the
-    cutoff with λ_max overestimated by half (the power-iteration estimate is a lower bound).
-    """
-    n = Kc.shape[0]
-    lam_max = _lambda_max(Kc)
-    if not lam_max > 0:
-        return None
-    sigma = max(1.5 * lam_max * rtol, floor)
-    M = Kc + lam_max / n  # + λ̄ 11ᵀ/n with λ̄ = λ_max
-    M.diagonal().sub_(sigma)
-    _, info = torch.linalg.cholesky_ex(M)
-    if int(info) != 0:
-        return None
-    M.diagonal().add_(sigma)
-    L, info = torch.linalg.cholesky_ex(M)
-    if int(info) != 0:
-        return None
-    return torch.cholesky_solve(Yc, L)
-
-
-def fit_predict_gram(name: str, G, train, test, Y, device: str = "cpu", n_features: int | None = None,
-                     x_dtype=np.float32, info: dict | None = None, **params) -> np.ndarray:
-    """Fit regression ``name`` on the ``train`` rows and predict the ``test`` rows from the Gram matrix alone.
-
-    Parameters
-    ----------
-    name : "pls", "ridge", "ridgecv" or "linear".
-    G : (n, n) float64 Gram ``X Xᵀ`` of all n stimuli (``gram(X)``; or of ``X - c`` for any fixed row c).
-    train, test : integer index arrays into the n stimuli.
-    Y : (n, m) targets of all stimuli (only ``Y[train]`` is used for fitting).
-    n_features : p, the number of columns of X. Optional; only used where ``make_regression`` depends on
-        it: PLS clamps ``n_components`` to ``min(n_components, n_train - 1, p)``, and linear drops singular
-        values below ``max(n_train, p)·eps(x_dtype)·s_max`` (``_lstsq_rtol``; see ``LinearRegression``). Without it p is
-        taken as ``n_train``.
-    x_dtype : dtype of the activations X (float32 by default), for linear's cutoff as above.
-    info : optional dict, filled with what the fit chose: ``alpha`` (ridge, ridgecv; ridgecv's is the
-        GCV choice, ``RidgeCV.alpha_``), ``n_components`` (pls).
-    params : the regression's parameters (``n_components``, ``max_iter``, ``tol`` for PLS; ``alpha`` for
-        ridge; ``alphas`` for ridgecv).
-
-    Returns float32 (len(test), m): ``make_regression(name, **params).fit(X[train], Y[train]).predict(X[test])``
-    up to rounding. Costs O(n²·m) (ridge, pls) or O(n³) (ridgecv, linear: one eigendecomposition), never
-    O(n·p).
-    """
-    if name not in ("pls", "ridge", "ridgecv", "linear"):
-        raise ValueError(f"fit_predict_gram supports pls, ridge, ridgecv and linear, not {name!r}")
-    device = resolve_device(device)
-    train, test = np.asarray(train), np.asarray(test)
-    if len(train) < 2:
-        raise ValueError(f"need at least 2 training samples, got {len(train)}")
-    Y = np.asarray(Y)
-    if Y.ndim == 1:
-        Y = Y[:, None]
-    if Y.ndim != 2 or Y.shape[0] != np.asarray(G).shape[0]:
-        raise ValueError(f"Y must be (n_samples={np.asarray(G).shape[0]}, n_targets), got shape {Y.shape}")
-    Yt = torch.from_numpy(np.asarray(Y[train], dtype=np.float64)).to(device)
-    _check_finite(Yt.cpu().numpy(), "Y")
-    Kc, Ks = _centred_kernels(G, train, test, device)
-    diag_scale = float(np.abs(np.diagonal(np.asarray(G))[train]).max())
-    n = len(train)
-    p = n if n_features is None else int(n_features)
-    y_mean = Yt.mean(dim=0)
-    Yc = Yt - y_mean
-    if name == "pls":
-        model = PLSRegression(device=device, **params)  # validates the parameters
-        eps = np.finfo(np.float64).eps
-        Yc[:, (Yc.abs() < 10 * eps).all(dim=0)] = 0.0  # as PLSRegression (sklearn): constant targets
-        n_max = min(model.n_components, n - 1, p)
-        rot_dual, Q = _pls_kernel(Kc, Yc, n_max, model.max_iter, model.tol, model._start_column)
-        B = rot_dual @ Q.T
-        chosen = {"n_components": int(Q.shape[1])}
-    elif name == "ridge":
-        alpha = float(params.pop("alpha", 1.0))
-        if params:
-            raise TypeError(f"unexpected ridge parameter(s): {', '.join(params)}")
-        Kc.diagonal().add_(alpha)
-        B = _spd_solve(Kc, Yc)
-        chosen = {"alpha": alpha}
-    else:
-        rtol = None
-        if name == "linear":
-            if params:
-                raise TypeError(f"unexpected linear parameter(s): {', '.join(params)}")
-            rtol = _lstsq_rtol(n, p, x_dtype)  # squared: eigenvalues of Kc are squared singular values
-            B = _pinv_solve_full_rank(Kc, Yc, rtol, _kernel_floor(Kc, diag_scale))
-            if B is not None:
-                pred = Ks @ B + y_mean
-                if info is not None:
-                    info.update(rank=n - 1)
-                return pred.float().cpu().numpy()
-        lam, U = _kernel_spectrum(Kc, diag_scale)
-        del Kc
-        Z = U.T @ Yc
-        if name == "ridgecv":
-            alphas = tuple(float(a) for a in np.atleast_1d(params.pop("alphas", ALPHA_LIST)))
-            if params:
-                raise TypeError(f"unexpected ridgecv parameter(s): {', '.join(params)}")
-            best_score, alpha = _gcv_alpha(lam, U, Z, alphas, n)
-            chosen = {"alpha": alpha, "best_score": best_score}
-            filt = torch.where(lam > 0, 1.0 / (lam + alpha), torch.zeros_like(lam))
-        else:
-            keep = (lam > lam.max() * rtol) & (lam > 0)
-            filt = torch.where(keep, 1.0 / torch.where(keep, lam, torch.ones_like(lam)), torch.zeros_like(lam))
-            chosen = {"rank": int(keep.sum())}
-        B = U @ (filt[:, None] * Z)
-    if info is not None:
-        info.update(chosen)
-    pred = Ks @ B + y_mean
-    return pred.float().cpu().numpy()

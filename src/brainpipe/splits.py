@@ -19,16 +19,63 @@ def cv_splits(n_samples, stratify=None, n_splits=10, train_size=0.9, test_size=N
     ``benchmark`` and ``stratified_by`` (the stratification coordinate's name) only label the error raised
     when the stimuli cannot be split so (see ``check_split_sizes``).
     """
-    # imported here (about a second): the workflow imports this module to parse, and most jobs never split
-    from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
-
     labels = None if stratify is None else np.asarray(stratify)
     check_split_sizes(n_samples, labels, n_splits, train_size, test_size, benchmark=benchmark,
                       stratified_by=stratified_by)
-    splitter_class = StratifiedShuffleSplit if labels is not None else ShuffleSplit
-    splitter = splitter_class(n_splits=n_splits, train_size=train_size, test_size=test_size,
-                              random_state=random_state)
-    return [(np.sort(train), np.sort(test)) for train, test in splitter.split(np.zeros(n_samples), labels)]
+    n_train, n_test = _split_sizes(int(n_samples), train_size, test_size)
+    rng = np.random.RandomState(random_state)  # sklearn's check_random_state(int): the legacy generator
+    if labels is None:
+        splits = _shuffle_split(int(n_samples), n_train, n_test, n_splits, rng)
+    else:
+        splits = _stratified_shuffle_split(labels, n_train, n_test, n_splits, rng)
+    return [(np.sort(train), np.sort(test)) for train, test in splits]
+
+
+# scikit-learn's ShuffleSplit and StratifiedShuffleSplit (sklearn/model_selection/_split.py, 1.4-1.9: the
+# versions Brain-Score's environments use), written out so that a fold job need not import scikit-learn (~1 s):
+# the same draws from the same RandomState in the same order, hence the same indices (tests/test_splits.py
+# compares them with scikit-learn's own).
+
+
+def _shuffle_split(n, n_train, n_test, n_splits, rng):
+    for _ in range(n_splits):
+        permutation = rng.permutation(n)
+        yield permutation[n_test:n_test + n_train], permutation[:n_test]
+
+
+def _approximate_mode(class_counts, n_draws, rng):
+    """sklearn.utils.extmath._approximate_mode: per-class draws proportional to the counts, the remainder
+    given to the largest fractional parts, ties broken at random."""
+    continuous = class_counts / class_counts.sum() * n_draws
+    floored = np.floor(continuous)
+    need_to_add = int(n_draws - floored.sum())
+    if need_to_add > 0:
+        remainder = continuous - floored
+        for value in np.sort(np.unique(remainder))[::-1]:
+            (indices,) = np.where(remainder == value)
+            add_now = min(len(indices), need_to_add)
+            floored[rng.choice(indices, size=add_now, replace=False)] += 1
+            need_to_add -= add_now
+            if need_to_add == 0:
+                break
+    return floored.astype(int)
+
+
+def _stratified_shuffle_split(labels, n_train, n_test, n_splits, rng):
+    if labels.ndim == 2:  # as sklearn: each row's labels joined into one
+        labels = np.array([" ".join(row.astype("str")) for row in labels])
+    _, label_indices = np.unique(labels, return_inverse=True)
+    class_counts = np.bincount(label_indices)
+    class_indices = np.split(np.argsort(label_indices, kind="mergesort"), np.cumsum(class_counts)[:-1])
+    for _ in range(n_splits):
+        n_i = _approximate_mode(class_counts, n_train, rng)
+        t_i = _approximate_mode(class_counts - n_i, n_test, rng)
+        train, test = [], []
+        for i, members in enumerate(class_indices):
+            shuffled = members.take(rng.permutation(class_counts[i]), mode="clip")
+            train.extend(shuffled[:n_i[i]])
+            test.extend(shuffled[n_i[i]:n_i[i] + t_i[i]])
+        yield rng.permutation(train), rng.permutation(test)
 
 
 def _split_sizes(n, train_size, test_size):

@@ -9,7 +9,7 @@ rule fit_fold:
     output:
         "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
     params:
-        code=library_code("metrics", "regression", "representational", "splits", "stats",
+        code=library_code("metrics", "regression", "gram_fit", "devices", "representational", "splits", "stats",
                           "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
                           "behaviour/error_consistency", "behaviour/accuracy", "behaviour/odd_one_out"),
         definition=benchmark_definition,

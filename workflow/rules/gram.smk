@@ -9,7 +9,7 @@ rule gram:
     output:
         "results/gram/{model}/{stimuli}/{layer}.nc",
     params:
-        code=library_code("regression", "metrics"),
+        code=library_code("regression", "gram_fit", "devices", "metrics"),
         device=config.get("device", "auto"),
     wildcard_constraints:
         stimuli="[^/]+",

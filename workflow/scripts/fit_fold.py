@@ -2,13 +2,15 @@
 
 import time
 
+from threadpoolctl import threadpool_limits
+
 from brainpipe import benchmarks
+from brainpipe.devices import resolve_device
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.logs import logged
 from brainpipe.metrics import run_fold, run_fold_gram, uses_gram
-from brainpipe.models import resolve_device
 
-with logged(snakemake.log[0], "fit_fold"):
+with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
     w, p = snakemake.wildcards, snakemake.params
     benchmark = benchmarks.load(w.benchmark, snakemake.config)
     if benchmark.kind == "behaviour":  # the model's task output vs the human data: one comparison, no fitting here
@@ -28,8 +30,10 @@ with logged(snakemake.log[0], "fit_fold"):
         write_json(result, snakemake.output[0])
         print(f"{benchmark.behaviour.metric}: raw {result['value']:.4f} on {result['n_test']} human presentations")
     else:
+        # Fits from a Gram matrix (pls, ridge, ridgecv, linear), representational and custom metrics compute in
+        # numpy on the CPU; only regressions over the activations themselves (torch) use the configured device.
         device = "cpu"
-        if benchmark.kind not in ("representational", "custom"):  # regressions compute with torch; the rest numpy
+        if benchmark.kind not in ("representational", "custom") and not uses_gram(benchmark):
             import torch
 
             torch.set_num_threads(snakemake.threads)

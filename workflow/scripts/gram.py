@@ -2,19 +2,24 @@
 
 import time
 
-import torch
+from threadpoolctl import threadpool_limits
 
+from brainpipe.devices import resolve_device
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.logs import logged
 from brainpipe.metrics import gram_matrix
-from brainpipe.models import resolve_device
 
-with logged(snakemake.log[0], "gram"):
-    torch.set_num_threads(snakemake.threads)
+# numpy's BLAS on the CPU (gram_fit.cpu_gram); torch only when the configured device resolves to a GPU
+with logged(snakemake.log[0], "gram"), threadpool_limits(snakemake.threads):
+    device = resolve_device(snakemake.params.device)
+    if device != "cpu":
+        import torch
+
+        torch.set_num_threads(snakemake.threads)
     layer_file = f"{snakemake.input[0]}/{snakemake.wildcards.layer}.nc"
     source = read_netcdf(layer_file, required_coords=("stimulus_id",))
     started = time.perf_counter()
-    gram = gram_matrix(source, device=resolve_device(snakemake.params.device))
+    gram = gram_matrix(source, device=device)
     write_netcdf(gram, snakemake.output[0])
     print(f"{layer_file}: {source.sizes['presentation']} × {source.sizes['neuroid']} -> Gram "
           f"{gram.shape[0]} × {gram.shape[1]} in {time.perf_counter() - started:.1f} s")
