@@ -9,7 +9,7 @@ import hashlib
 from pathlib import Path
 
 from . import benchmarks as bench
-from . import model_sources
+from . import model_sources, parse_cache
 from .model_sources import PIXELS
 from .preprocessing import ImagePreprocessing
 
@@ -43,9 +43,15 @@ def _source_key(architecture, base_dir, name=None):
 def _source_layers(architecture, base_dir, _digest, name):
     """(named modules, sweep-able leaves, is a BrainModel) of a source, from its untrained build on the meta device
     (no weights read, no memory); a BrainModel's layers are the regions it records (a class is not instantiated)."""
+    if architecture == PIXELS:
+        return (PIXELS,), (PIXELS,), False
+    # A library architecture's layers depend only on it and the installed packages (parse_cache keys them so):
+    # a hit saves importing torch and torchvision. Your own code is not cached: it may import files of yours.
+    cacheable = model_sources.source_kind(architecture) in ("torchvision", "timm")
+    cached = parse_cache.get("source_layers", architecture) if cacheable else None
+    if cached is not None:
+        return tuple(cached[0]), tuple(cached[1]), bool(cached[2])
     try:
-        if architecture == PIXELS:
-            return (PIXELS,), (PIXELS,), False
         if model_sources.source_kind(architecture) == "code":
             found = model_sources.load_callable(architecture, base_dir, name)
             if isinstance(found, type) and model_sources.is_brain_model(found):
@@ -60,7 +66,10 @@ def _source_layers(architecture, base_dir, _digest, name):
             network = model_sources.meta_or_cpu_network({"architecture": architecture}, name, base_dir)
     except model_sources.ModelSourceError as error:
         raise ConfigError(f"config {error}" if name else str(error).replace("model.architecture: ", "", 1)) from None
-    return model_sources.network_layers(network), model_sources.network_leaf_layers(network), False
+    found = tuple(model_sources.network_layers(network)), tuple(model_sources.network_leaf_layers(network)), False
+    if cacheable:
+        parse_cache.put("source_layers", [list(found[0]), list(found[1]), False], architecture)
+    return found
 
 
 def architecture_layers(architecture, base_dir=".", name=None):
@@ -148,6 +157,26 @@ def _check_weights(name, spec, base_dir):
         raise ConfigError(message if message.startswith("config ") else f"config {message}") from None
 
 
+def _check_weights_cached(name, spec, base_dir):
+    """``_check_weights``, skipped where it passed before for the same entry of a library architecture (named
+    weights; a weights_file by its path, size and modification time): it imports torchvision, or reads the file."""
+    if model_sources.source_kind(spec["architecture"]) not in ("torchvision", "timm"):
+        return _check_weights(name, spec, base_dir)
+    entry = {key: value for key, value in spec.items() if key in ("architecture", "weights", "weights_file",
+                                                                  "state_dict_key", "preprocessing")}
+    if spec.get("weights_file"):
+        path = model_sources.weights_path(spec, base_dir).resolve()
+        try:
+            stat = path.stat()
+        except OSError:  # missing or unreadable: _check_weights says so
+            return _check_weights(name, spec, base_dir)
+        entry["weights_file_stat"] = [str(path), stat.st_size, stat.st_mtime_ns]
+    if parse_cache.get("weights_ok", entry):
+        return None
+    _check_weights(name, spec, base_dir)
+    parse_cache.put("weights_ok", True, entry)
+
+
 def _check_inprocess(name, spec):
     """An entry brainpipe.score wrote for a model in a Python session: the workflow cannot build it, so its layer
     names were checked in Python before its activations were written; here only the entry's form."""
@@ -178,7 +207,7 @@ def check_model(name, spec, base_dir="."):
             raise ConfigError(f"config model_zoo.{name}.{extra[0]}: a BrainModel loads its own weights and reads its "
                               "own images; remove this key")
     else:
-        _check_weights(name, spec, base_dir)
+        _check_weights_cached(name, spec, base_dir)
     what = "BrainModel regions" if brain_model else "layers"
     for region, layer in spec["layers"].items():
         if layer not in known:

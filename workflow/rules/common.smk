@@ -7,7 +7,7 @@ from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
-from brainpipe import screen
+from brainpipe import parse_cache, screen
 from brainpipe.metrics import uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
@@ -20,8 +20,10 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 validate(config, schema=str(CONFIG_SCHEMA))  # passes now; fills in the schema's defaults
 if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
+    # architectures' layer names and weights checks that passed before are kept here (src/brainpipe/parse_cache.py)
+    parse_cache.use(Path(".snakemake/brainpipe/parse_cache.json"))
     try:
-        check_config(config)  # builds each model's architecture to check layer names (~1 s per model)
+        check_config(config)  # builds each model's architecture to check layer names (~1 s per model, uncached)
     except ConfigError as error:
         raise WorkflowError(str(error)) from None
 
