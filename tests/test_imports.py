@@ -80,3 +80,15 @@ def test_device_auto_asks_torch_only_where_a_gpu_can_exist():
     assert ("torch" in loaded) == cuda_possible()
     if not cuda_possible():
         assert "cpu" in loaded  # resolve_device('auto') printed it
+
+
+def test_json_only_jobs_start_without_array_libraries():
+    """The score job reads and writes JSON only: brainpipe.io imports numpy / pandas / xarray where arrays are
+    read or written (~0.4 s a job)."""
+    loaded = loaded_after(imports_of(SCRIPTS / "score.py") + [
+        "from brainpipe.io import write_json, read_json",
+        "import tempfile, os, math",
+        "path = os.path.join(tempfile.mkdtemp(), 's.json')",
+        "write_json({'a': [1.0, float('nan')], 'b': {'c': 2}}, path)",
+        "assert read_json(path) == {'a': [1.0, None], 'b': {'c': 2}}"])
+    assert not {"numpy", "pandas", "xarray"} & loaded
