@@ -225,8 +225,9 @@ def fold_floor(workdir: Path, benchmark_id, layer, settings):
     region = benchmark_id.split(".")[1].split("-")[0]
     target = next((workdir / "results" / "assemblies").glob(f"*/{region}-static/target.nc"))
     code = f"""
-import json, time, torch
-torch.set_num_threads(1)
+import json, time
+from threadpoolctl import threadpool_limits
+threadpool_limits(1)  # as a fold job (threads: 1)
 from brainpipe import benchmarks
 from brainpipe.io import read_netcdf
 from brainpipe.metrics import run_fold_gram
