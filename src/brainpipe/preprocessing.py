@@ -96,19 +96,22 @@ class ImagePreprocessing:
             image = image.crop((left, top, left + self.image_size, top + self.image_size))
         pixels = np.asarray(image)
         if pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3:
-            # Each output value depends only on its 8-bit input value and channel: look it up in the table of the
-            # same float32 arithmetic done once per level (bit-identical, 0.4 ms less per image), written straight
-            # into channel-first order.
+            # Each output value depends only on its 8-bit input value and channel: look it up in a table of the
+            # same float32 arithmetic done once per level (bit-identical; 0.3 ms instead of 0.8 ms per image).
             table = _normalisation_table(tuple(self.mean), tuple(self.std))
-            array = np.empty((3, *pixels.shape[:2]), np.float32)
-            for channel in range(3):
-                np.take(table[channel], pixels[:, :, channel], out=array[channel])
-            return array
-        return _normalise(pixels, self.mean, self.std).transpose(2, 0, 1)
+            array = np.empty(pixels.shape, np.float32)
+            for channel in range(3):  # levels are 0-255 and the table has 256 entries: 'clip' never clips
+                np.take(table[channel], pixels[:, :, channel], out=array[:, :, channel], mode="clip")
+        else:
+            array = _normalise(pixels, self.mean, self.std)
+        # A channel-first view of the (height, width, channel) array, not a copy: a batch stacked from these is
+        # channels-last in memory, which the network's results depend on in their last bits (and which is faster
+        # on CPU). Keep this layout, or every activation changes slightly.
+        return array.transpose(2, 0, 1)
 
 
 def _normalise(pixels, mean, std):
-    """torchvision's ToTensor then Normalize in float32, on (..., 3) RGB values."""
+    """torchvision's ToTensor then Normalize, in float32, on (..., 3) RGB values."""
     array = np.asarray(pixels, dtype=np.float32) / np.float32(255.0)
     return (array - np.array(mean, np.float32)) / np.array(std, np.float32)
 
