@@ -413,3 +413,25 @@ def test_ill_conditioned_sources_match_sklearn(shape, cond, dtype):
             assert err < 1e-3 and dr < 1e-3, (name, path, err, dr)
         if name == "ridgecv":
             assert model.alpha_ == info["alpha"] == ref_model.alpha_
+
+
+@pytest.mark.parametrize("n", [5, 256, 300, 777])
+def test_centred_kernels_in_blocks_are_the_whole_matrix_expressions_bitwise(n):
+    """centred_kernels symmetrises and centres in place, block by block (no n×n temporaries): the same bits as
+    (K + Kᵀ)/2 and K - (r_i + r_j) + g written over the whole matrix, for an asymmetric G (e.g. a GPU Gram)."""
+    from brainpipe.gram_fit import centred_kernels
+
+    rng = np.random.default_rng(n)
+    X = rng.standard_normal((n + 40, 7))
+    G = X @ X.T + 1e-9 * rng.standard_normal((n + 40, n + 40))  # not symmetric
+    order = rng.permutation(n + 40)
+    train, test = order[:n], order[n:]
+    K = G[np.ix_(train, train)]
+    K = (K + K.T) * 0.5
+    r = K.mean(axis=0)
+    g = r.mean()
+    expected = K - ((r[:, None] + r[None, :]) - g)
+    Kc, Ks = centred_kernels(G, train, test)
+    assert np.array_equal(Kc, expected) and np.array_equal(Kc, Kc.T)
+    Gs = G[np.ix_(test, train)]
+    assert np.array_equal(Ks, Gs - Gs.mean(axis=1, keepdims=True) - (r - g)[None, :])

@@ -235,15 +235,32 @@ def centred_kernels(G, train, test):
     check_finite(G, "G")
     Kc = np.ascontiguousarray(G[np.ix_(train, train)], dtype=np.float64)
     Gs = np.ascontiguousarray(G[np.ix_(test, train)], dtype=np.float64)
-    Kc += Kc.T  # symmetrize (a Gram from cpu_gram already is, bitwise); a + b == b + a exactly
-    Kc *= 0.5
+    # Both passes below work in place, block by block: whole-matrix expressions (Kc += Kc.T, an outer sum)
+    # allocate n×n temporaries, and in a fresh fold job first touching that memory costs more than the arithmetic.
+    _symmetrize(Kc)  # a Gram from cpu_gram already is symmetric, bitwise
     r = Kc.mean(axis=0)  # mean_k G_kj over train k (= row means: symmetric)
     g = r.mean()
     # Kc_ij = G_ij - (r_i + r_j) + g ;  Ks_ij = G_ij - mean_k G_ik - r_j + g   (k over train);
     # r_i + r_j is symmetric bitwise, so Kc stays exactly symmetric
-    Kc -= (r[:, None] + r[None, :]) - g
+    for rows in _blocks(Kc.shape[0]):
+        Kc[rows] -= (r[rows, None] + r[None, :]) - g
     Ks = Gs - Gs.mean(axis=1, keepdims=True) - (r - g)[None, :]
     return Kc, Ks
+
+
+def _blocks(n: int, size: int = 256):
+    """Row slices of at most ``size`` rows covering range(n)."""
+    return [slice(start, min(start + size, n)) for start in range(0, n, size)]
+
+
+def _symmetrize(K: np.ndarray) -> None:
+    """``K = (K + Kᵀ) / 2`` in place, bitwise as that expression (a + b == b + a exactly), without an n×n copy."""
+    blocks = _blocks(K.shape[0])
+    for i, rows in enumerate(blocks):
+        for cols in blocks[i:]:
+            mean = (K[rows, cols] + K[cols, rows].T) * 0.5
+            K[rows, cols] = mean
+            K[cols, rows] = mean.T
 
 
 def kernel_floor(Kc: np.ndarray, diag_scale: float) -> float:

@@ -6,8 +6,11 @@ compare the two representations on the fold's stimuli. Temporal ``spantime_*`` m
 brainscore_vision/metric_helpers/temporal.py): one regression on (time_bin × stimulus) samples, r per neuroid per time bin.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
-import xarray as xr
 
 from .benchmarks.base import REGRESSION_METRICS, SPLIT_METRICS, Benchmark
 # Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
@@ -15,6 +18,9 @@ from .benchmarks.base import REGRESSION_METRICS, SPLIT_METRICS, Benchmark
 from .gram_fit import GRAM_REGRESSIONS
 from .splits import cv_splits
 from .stats import pearson_columns
+
+if TYPE_CHECKING:  # xarray is imported where an array is built: a fold job fitted from a Gram never needs it
+    import xarray as xr
 
 SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
 
@@ -97,6 +103,8 @@ def gram_matrix(source: xr.DataArray, device="cpu") -> xr.DataArray:
         from .regression import gram
 
         values = gram(source.values, device=device)
+    import xarray as xr
+
     stimulus_ids = source["stimulus_id"].values.astype(str)
     return xr.DataArray(values, dims=("presentation", "presentation_other"),
                         coords={"stimulus_id": ("presentation", stimulus_ids)},
@@ -108,14 +116,17 @@ def run_fold_gram(benchmark: Benchmark, gram: xr.DataArray, target: xr.DataArray
     CPU whatever the device (gram_fit explains why)."""
     from .gram_fit import fit_predict_gram
 
-    index = positions(gram, target, "Gram matrix")
-    G = gram.values[np.ix_(index, index)]  # rows and columns in the target's stimulus order
+    index = positions(gram, target, "Gram matrix")  # the target's stimuli among the Gram's rows
     train, test = fold_indices(benchmark, target, fold)
     name, params = _regression_params(benchmark)
     Y = target.values
+    # The fit indexes the Gram's own rows (index[train], index[test]) and the targets are placed on those rows:
+    # the same numbers as reordering the whole (n, n) Gram to the target's order first, without that copy.
+    Y_on_gram_rows = np.zeros((gram.shape[0],) + Y.shape[1:], dtype=Y.dtype)
+    Y_on_gram_rows[index] = Y
     info = {}
-    prediction = fit_predict_gram(name, G, train, test, Y, device=device, n_features=gram.attrs.get("n_features"),
-                                  info=info, **params)
+    prediction = fit_predict_gram(name, gram.values, index[train], index[test], Y_on_gram_rows, device=device,
+                                  n_features=gram.attrs.get("n_features"), info=info, **params)
     return {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
             "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
             "values": pearson_columns(prediction, Y[test]).tolist(),

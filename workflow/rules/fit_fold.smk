@@ -9,8 +9,8 @@ rule fit_fold:
     output:
         "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
     params:
-        code=library_code("metrics", "regression", "gram_fit", "devices", "representational", "splits", "stats",
-                          "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
+        code=library_code("metrics", "regression", "gram_fit", "devices", "netcdf_arrays", "representational",
+                          "splits", "stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
                           "behaviour/error_consistency", "behaviour/accuracy", "behaviour/odd_one_out"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
