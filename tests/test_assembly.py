@@ -227,3 +227,19 @@ def test_average_repetitions_equals_a_plain_per_stimulus_nanmean(dtype, nan_frac
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN stimuli
         loop = np.stack([np.nanmean(values[inverse == k].astype(np.float64), axis=0) for k in range(len(unique))])
     np.testing.assert_allclose(averaged.values, loop.astype(np.float32), rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("n_bins", [1, 3])
+def test_a_window_holding_one_bin_is_that_bin(n_bins):
+    """One bin inside the window is taken as it is (no skipna mean over a copy): the same array, coordinates and
+    attrs as the mean over that bin, NaN included, and other bins left out."""
+    bins = ([70, 170, 270][:n_bins], [170, 270, 370][:n_bins])
+    assembly = recording(n_bins=n_bins, seed=3, bins=bins)
+    assembly.values[1, 2, 0] = np.nan
+    assembly = assembly.assign_coords(time_bin_label=("time_bin", [f"bin{k}" for k in range(n_bins)]))
+    assembly.attrs["stimulus_set_identifier"] = "test"
+    start, end = int(assembly["time_bin_start"][0]), int(assembly["time_bin_end"][0])
+    taken = select_time_window(assembly, start, end)
+    mean = assembly.isel(time_bin=[0]).mean("time_bin", keep_attrs=True)
+    xr.testing.assert_identical(taken, mean.assign_coords(time_bin_start=start, time_bin_end=end))
+    assert np.isnan(taken.values[1, 2]) and "time_bin" not in taken.dims

@@ -45,7 +45,15 @@ def select_time_window(assembly: xr.DataArray, start, end, bin_size=None):
         if not inside.any():
             raise ValueError(f"no time bin of the assembly lies within {window_start}–{window_end} ms "
                              f"(bins span {starts.min()}–{ends.max()} ms)")
-        piece = assembly.isel(time_bin=np.flatnonzero(inside)).mean("time_bin", keep_attrs=True)
+        bins = np.flatnonzero(inside)
+        if len(bins) == 1 and assembly.dtype.kind == "f":
+            # the mean of one bin is that bin, bit for bit (NaN stays NaN): skip xarray's skipna mean, which
+            # copies the whole assembly twice (1 s for MajajHong2015's 140800 trials); its time_bin coordinates
+            # are dropped, as the mean drops them
+            along_bins = [name for name, coord in assembly.coords.items() if "time_bin" in coord.dims]
+            piece = assembly.drop_vars(along_bins).isel(time_bin=bins[0])
+        else:
+            piece = assembly.isel(time_bin=bins).mean("time_bin", keep_attrs=True)
         pieces.append(piece.assign_coords(time_bin_start=window_start, time_bin_end=window_end))
     if len(pieces) == 1:
         return pieces[0]  # squeezed: the window stays as scalar coordinates, as Brain-Score's squeeze does
