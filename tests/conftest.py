@@ -33,3 +33,18 @@ def small_disk(tmp_path):
         yield mount_point
     finally:
         subprocess.run(["umount", str(mount_point)], check=True)
+
+
+@pytest.fixture(scope="module")
+def demo_stimuli(tmp_path_factory):
+    """A small SyntheticShapes stimulus folder (2 categories × 2 objects × 3 images) in the workflow's layout."""
+    from brainpipe import demo
+    from brainpipe.stimuli import write_stimulus_table
+
+    folder = tmp_path_factory.mktemp("demo_stimuli")
+    (folder / "images").mkdir()
+    table, images = demo.generate_stimuli(categories=2, objects_per_category=2, images_per_object=3)
+    for filename, image in zip(table["filename"], images):
+        image.save(folder / filename)
+    write_stimulus_table(table, folder)
+    return folder

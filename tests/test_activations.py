@@ -17,11 +17,10 @@ from PIL import Image
 import netCDF4
 import xarray as xr
 
-from brainpipe import demo
 from brainpipe._torchvision import import_torchvision
 from brainpipe.activations import _neuroid_coords, extract, extract_to_folder
 from brainpipe.io import atomic_directory, write_netcdf
-from brainpipe.stimuli import load_image, read_stimulus_set, write_stimulus_table
+from brainpipe.stimuli import load_image, read_stimulus_set
 from brainpipe.models import ActivationsModel
 
 N_IMAGES = 5
@@ -219,17 +218,6 @@ def netcdf_structure(path):
                            [(k, str(var.getncattr(k))) for k in var.ncattrs()])
                           for name, var in handle.variables.items()],
         }
-
-
-@pytest.fixture(scope="module")
-def demo_stimuli(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("demo_stimuli")
-    (folder / "images").mkdir()
-    table, images = demo.generate_stimuli(categories=2, objects_per_category=2, images_per_object=3)
-    for filename, image in zip(table["filename"], images):
-        image.save(folder / filename)
-    write_stimulus_table(table, folder)
-    return folder
 
 
 @pytest.mark.parametrize("model_name, layers", [("alexnet", ["features.12", "features.7", "classifier.6"]),

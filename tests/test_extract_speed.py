@@ -12,26 +12,15 @@ import torch
 import torch.utils.data
 import xarray as xr
 
-from brainpipe import demo, model_sources
+from brainpipe import model_sources
 from brainpipe._torchvision import import_torchvision
 from brainpipe.activations import _collate, _neuroid_coords, extract, extract_to_folder
 from brainpipe.io import write_netcdf
 from brainpipe.models import ActivationsModel, load_activations_model
 from brainpipe.preprocessing import ImagePreprocessing
-from brainpipe.stimuli import load_image, read_stimulus_set, write_stimulus_table
+from brainpipe.stimuli import load_image, read_stimulus_set
 
 LAYERS = ["features.12", "features.7", "features.1"]  # features.1: ReLU(inplace) output, needs its copy
-
-
-@pytest.fixture(scope="module")
-def stimuli(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("stimuli")
-    (folder / "images").mkdir()
-    table, images = demo.generate_stimuli(categories=2, objects_per_category=2, images_per_object=3)
-    for filename, image in zip(table["filename"], images):
-        image.save(folder / filename)
-    write_stimulus_table(table, folder)
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +57,8 @@ def old_forward(network, batch, layers):
     return {layer: captured[layer].numpy() for layer in layers}
 
 
-def old_extract(network, stimuli, layers, identifier, batch_size):
-    table = read_stimulus_set(stimuli)
+def old_extract(network, demo_stimuli, layers, identifier, batch_size):
+    table = read_stimulus_set(demo_stimuli)
     paths, outputs, shapes = table["path"].tolist(), {layer: [] for layer in layers}, {}
     for start in range(0, len(paths), batch_size):
         batch = np.stack([old_preprocess(path) for path in paths[start: start + batch_size]])
@@ -84,14 +73,14 @@ def old_extract(network, stimuli, layers, identifier, batch_size):
 
 
 @pytest.mark.parametrize("workers", [0, 2])
-def test_files_bit_identical_to_the_former_computation(stimuli, weights_file, tmp_path, workers):
+def test_files_bit_identical_to_the_former_computation(demo_stimuli, weights_file, tmp_path, workers):
     spec = {"architecture": "alexnet", "weights": None, "weights_file": str(weights_file)}
     model = load_activations_model("net", spec, "cpu")
     assert any(p.data_ptr() for p in model.network.parameters())  # real tensors, not meta
-    extract_to_folder(model, stimuli, LAYERS, tmp_path / "new", batch_size=4, num_workers=workers,
+    extract_to_folder(model, demo_stimuli, LAYERS, tmp_path / "new", batch_size=4, num_workers=workers,
                       progress=io.StringIO())
     assert model._stops_early[tuple(LAYERS)] is True  # batches after the first ended at features.12
-    reference = old_extract(old_network(weights_file), stimuli, LAYERS, "net", batch_size=4)
+    reference = old_extract(old_network(weights_file), demo_stimuli, LAYERS, "net", batch_size=4)
     for layer in LAYERS:
         write_netcdf(reference[layer], tmp_path / f"old-{layer}.nc")
         with xr.open_dataarray(tmp_path / "new" / f"{layer}.nc") as new, \
@@ -218,11 +207,11 @@ def test_worker_batches_keep_np_stack_layout(kind):
         np.testing.assert_array_equal(batch.numpy(), expected)
 
 
-def test_in_memory_extract_matches_files(stimuli, weights_file, tmp_path):
+def test_in_memory_extract_matches_files(demo_stimuli, weights_file, tmp_path):
     spec = {"architecture": "alexnet", "weights": None, "weights_file": str(weights_file)}
     model = load_activations_model("net", spec, "cpu")
-    in_memory = extract(model, stimuli, LAYERS[:2], batch_size=5, progress=io.StringIO(), num_workers=1)
-    reference = old_extract(old_network(weights_file), stimuli, LAYERS[:2], "net", batch_size=5)
+    in_memory = extract(model, demo_stimuli, LAYERS[:2], batch_size=5, progress=io.StringIO(), num_workers=1)
+    reference = old_extract(old_network(weights_file), demo_stimuli, LAYERS[:2], "net", batch_size=5)
     for layer in LAYERS[:2]:
         np.testing.assert_array_equal(in_memory[layer].values.view(np.uint32),
                                       reference[layer].values.view(np.uint32))

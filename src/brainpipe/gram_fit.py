@@ -156,7 +156,7 @@ def power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, 
 
 def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: float):
     """sklearn's NIPALS in n-space from the centred Gram ``K0 = X0 X0ᵀ`` (regression.PLSRegression explains the
-    equivalence step by step; ``regression._pls_kernel`` is this on a torch device).
+    equivalence step by step; its kernel path calls this too).
 
     Returns ``(rot_dual, Q)``: ``rot_dual = A (PᵀW)⁻¹`` (n, k), so that predictions of centred rows ``x`` are
     ``(x X0ᵀ) rot_dual Qᵀ``; ``Q`` (m, k) the y-loadings.

@@ -36,8 +36,8 @@ from .gram_fit import check_finite as _check_finite
 from .gram_fit import cpu_gram
 from .gram_fit import gram_noise_rtol as _gram_noise_rtol
 from .gram_fit import lstsq_rtol as _lstsq_rtol
+from .gram_fit import pls_kernel
 from .gram_fit import power_gram as _power_gram
-from .gram_fit import power_kernel as _power_kernel
 
 REGRESSIONS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
 
@@ -434,7 +434,10 @@ class PLSRegression(Regression):
     # ---- n-space (kernel) path ------------------------------------------------------------------------
     def _fit_kernel(self, Xt, Y0, n_max):
         self.x_mean_, K0 = self._centred_gram_f64(Xt)  # one pass: means and K_0 = X0 X0ᵀ in float64
-        rot_dual, Q = _pls_kernel(K0, Y0, n_max, self.max_iter, self.tol, self._start_column)
+        # the n-space iterations are the fold jobs' own (gram_fit.pls_kernel), in numpy on the CPU: O(n²) per
+        # component on an n × n matrix of a few thousand rows, latency-bound on a GPU
+        rot_dual, Q = pls_kernel(K0.cpu().numpy(), Y0.double().cpu().numpy(), n_max, self.max_iter, self.tol)
+        rot_dual, Q = torch.from_numpy(rot_dual).to(Xt.device), torch.from_numpy(Q).to(Xt.device)
         R = self._xct_matmul_cols(Xt, self.x_mean_, rot_dual)  # rotations X0ᵀ A (PᵀW)⁻¹, (p, k)
         return R, Q
 
@@ -497,77 +500,6 @@ def _pls_solver(n: int, p: int, m: int, k: int) -> str:
     features = (2 * k + 1) * n * p * _COST_PASS + k * p * (3 * m + k) * _COST_STREAM
     kernel = (n * n * p + n * p * k + k * n * n * (min(m, n) + 4)) * _COST_MAC + n * p * _COST_PASS
     return "kernel" if kernel < features else "features"
-
-
-def _pls_kernel(K0, Y0, n_max, max_iter, tol, start_column):
-    """sklearn's NIPALS in n-space (see ``PLSRegression``, kernel path) from the centred Gram ``K0 = X0 X0ᵀ``.
-
-    Returns ``(rot_dual, Q)``: ``rot_dual = A (PᵀW)⁻¹`` (n, k), so that the x-rotations are ``X0ᵀ rot_dual``
-    and predictions of centred rows ``x`` are ``(x X0ᵀ) rot_dual Qᵀ``; ``Q`` (m, k) the y-loadings.
-    """
-    n, m = Y0.shape
-    single_target = m == 1
-    # K_k = X_k X_kᵀ = P_k K_0 P_k with P_k = I - Σ_{j<k} t_j t_jᵀ/(t_jᵀ t_j) (the scores are orthogonal).
-    # m > n: K_k is deflated explicitly (the n-space power iteration needs it); m <= n: only K_k Y_k and
-    # K_k t_k are needed, and both are updated or projected in O(n m) / O(n²) per component.
-    K = K0.clone() if m > n else None
-    Yk = Y0.clone()  # Y_k, deflated as sklearn does
-    y_ss0 = (Y0 * Y0).sum(dim=0)
-    A, T, Q, TT = [], [], [], []
-    tt_first = None
-    KY = None  # K_k Y_k (m <= n), updated in O(n m) per component
-    for k in range(n_max):
-        start = start_column((Yk * Yk).sum(dim=0), y_ss0, n, k)
-        if start is None:
-            break
-        if m <= n:  # power method on CᵀC = Y_kᵀ K_k Y_k (m × m)
-            if KY is None:
-                KY = K0 @ Yk
-            G = _symmetrize(Yk.T @ KY)
-            v = torch.from_numpy(_power_gram(G.cpu().numpy(), start, single_target, max_iter,
-                                             tol)).to(K0.device)
-            a, Ka = Yk @ v, KY @ v
-        else:  # m > n: iterate s -> Y_k Y_kᵀ K_k s, with w = X_kᵀ s (n-vectors)
-            a = torch.from_numpy(_power_kernel(K.cpu().numpy(), Yk.cpu().numpy(), start, single_target,
-                                               max_iter, tol)).to(K0.device)
-            Ka = K @ a
-        norm = torch.sqrt(torch.clamp(a @ Ka, min=0))  # ‖X_kᵀ a‖
-        if norm == 0:
-            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
-            break
-        a, t = a / norm, Ka / norm  # w_k = X_kᵀ a = X0ᵀ a (unit norm), t_k = X_k w_k = K_k a
-        tt = t @ t
-        if tt_first is None:
-            tt_first = tt
-        if tt <= tt_first * 1e-24 or tt == 0:
-            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
-            break
-        q = Yk.T @ t / tt
-        Yk.addr_(t, q, alpha=-1.0)
-        tt_f = float(tt)
-        if K is not None:  # K_{k+1} = D K_k D, D = I - t tᵀ/tt: one rank-two update K -= t uᵀ + u tᵀ
-            Kt = K @ t
-            u = Kt / tt_f - (float(t @ Kt) / (2 * tt_f**2)) * t
-            K.addmm_(torch.stack([t, u], 1), torch.stack([u, t], 0), alpha=-1.0)
-        else:
-            # K_k t = P_k K_0 P_k t = P_k K_0 t  (t_k ⟂ earlier scores)
-            Kt = K0 @ t
-            if T:
-                T_prev = torch.stack(T, 1)
-                Kt -= T_prev @ ((T_prev.T @ Kt) / torch.stack(TT))
-            # K_{k+1} Y_{k+1} = D K_k D Y_{k+1} = D (K_k Y_k - K_k t qᵀ)   (D Y_{k+1} = Y_{k+1}: tᵀ Y_{k+1} = 0)
-            KY.addr_(Kt, q, alpha=-1.0)
-            KY.addr_(t, t @ KY, alpha=-1.0 / tt_f)
-        A.append(a)
-        T.append(t)
-        Q.append(q)
-        TT.append(tt)
-    if not A:
-        raise ValueError("PLS found no component: X or Y has no variance")
-    A, T, Q, TT = torch.stack(A, 1), torch.stack(T, 1), torch.stack(Q, 1), torch.stack(TT)
-    PtW = (T.T @ (K0 @ A)) / TT[:, None]  # PᵀW = diag(1/tᵀt) Tᵀ K_0 A (k × k, unit upper triangular)
-    rot_dual = torch.linalg.solve(PtW.T, A.T).T  # A (PᵀW)⁻¹, (n, k)
-    return rot_dual, Q
 
 
 # --------------------------------------------------------------------------------------------------
