@@ -48,7 +48,7 @@ def select_time_window(assembly: xr.DataArray, start, end, bin_size=None):
         bins = np.flatnonzero(inside)
         if len(bins) == 1 and assembly.dtype.kind == "f":
             # the mean of one bin is that bin, bit for bit (NaN stays NaN): skip xarray's skipna mean, which
-            # copies the whole assembly twice (1 s for MajajHong2015's 140800 trials); its time_bin coordinates
+            # copies the whole assembly twice (1 s for 140800 trials × 256 sites); its time_bin coordinates
             # are dropped, as the mean drops them
             along_bins = [name for name, coord in assembly.coords.items() if "time_bin" in coord.dims]
             piece = assembly.drop_vars(along_bins).isel(time_bin=bins[0])
