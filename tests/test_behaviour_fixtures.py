@@ -132,7 +132,8 @@ def test_hebart2023(fetched):
     triplets = np.stack([human[f"image_{k}"].values for k in (1, 2, 3)], axis=1)
     choices = tasks.odd_one_out(features, triplets)
     raw = metrics.odd_one_out_match(choices, human)
-    ceiled = metrics.normalise(raw, metrics.HEBART_CEILING, *metrics.FAMILY["Hebart2023"])
+    behaviour = benchmarks.parse("Hebart2023-match").behaviour
+    ceiled = metrics.normalise(raw, hebart2023.CEILING, behaviour.normalisation, behaviour.clip)
     assert 0 <= ceiled.score <= 1
     constant = features.copy(data=np.ones(features.shape))
     assert metrics.odd_one_out_match(tasks.odd_one_out(constant, triplets), human).score == 1.0  # the tie hazard
@@ -159,7 +160,8 @@ def test_ferguson2024(fetched):
                                       test_table["image_number"], label_of(test_table))
     model_integral = metrics.integral(model, settings.lapse_rate)
     human_integral = metrics.integral(human, settings.lapse_rate)
-    raw = metrics.value_delta(model_integral, human_integral, scale=metrics.FERGUSON_SCALE)
-    ceiled = metrics.normalise(raw, settings.ceiling[0], *metrics.FAMILY["Ferguson2024"])
+    raw = metrics.value_delta(model_integral, human_integral, scale=ferguson2024.SCALE)
+    behaviour = benchmarks.parse("Ferguson2024tilted_line-value_delta").behaviour
+    ceiled = metrics.normalise(raw, settings.ceiling[0], behaviour.normalisation, behaviour.clip)
     assert 0 <= ceiled.score <= 1
     assert raw.score == pytest.approx(np.exp(-0.75 * abs(model_integral - human_integral)))

@@ -14,6 +14,7 @@ from sklearn.metrics import cohen_kappa_score
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics as m
 from brainpipe.behaviour.i1i2 import correlate, dprimes, model_matrix, response_matrix
+from brainpipe.benchmarks import ferguson2024, hebart2023
 
 
 def _brainscore_case():
@@ -160,7 +161,7 @@ def test_value_delta_brainscore_values(a, b, expected):
 
 
 def test_value_delta_ferguson_scale():
-    assert m.value_delta(0.3, 1.3, scale=m.FERGUSON_SCALE).score == pytest.approx(math.exp(-0.75))
+    assert m.value_delta(0.3, 1.3, scale=ferguson2024.SCALE).score == pytest.approx(math.exp(-0.75))
 
 
 def _ferguson_trials(accuracies, participants=("p1", "p2"), per_cell=4):
@@ -208,6 +209,29 @@ def test_value_delta_ceiling_split_half_identical_halves():
     assert ceiling.score == pytest.approx(1.0) and ceiling.error == pytest.approx(0.0)
 
 
+def test_a_computed_value_delta_ceiling_takes_the_benchmarks_lapse_rate_and_scale():
+    from dataclasses import replace
+
+    from brainpipe.behaviour import stages
+    declared = benchmarks.parse("Ferguson2024tilted_line-value_delta")
+    options = dict(declared.behaviour.options)
+
+    def with_ceiling_computed(options):
+        behaviour = replace(declared.behaviour, ceiling="computed", options=tuple(options.items()))
+        return replace(declared, family=replace(declared.family, behaviours=(behaviour,)))
+
+    half = {"1.0": 0.5, "5.0": 0.75, "11.0": 0.25}
+    trials = _ferguson_trials({"first": half, "second": {"1.0": 1.0, "5.0": 0.5, "11.0": 0.75}},
+                              participants=("p1", "p2", "p3"), per_cell=8)
+    computed = stages.ceiling(with_ceiling_computed(options), trials)
+    expected = m.value_delta_ceiling(trials, options["lapse_rate"], scale=options["scale"])
+    assert np.isfinite(computed.score) and (computed.score, computed.error) == (expected.score, expected.error)
+    assert computed.score != m.value_delta_ceiling(trials, options["lapse_rate"], scale=1.0).score
+    del options["lapse_rate"]
+    with pytest.raises(ValueError, match="needs the benchmark option 'lapse_rate'"):
+        stages.ceiling(with_ceiling_computed(options), trials)
+
+
 # ---------------------------------------------------------------------------------------------- odd one out
 
 
@@ -219,13 +243,15 @@ def test_odd_one_out_match_and_normalisation():
                            coords={"stimulus_id": ("presentation", ["0|1|2", "3|4|5", "6|7|8", "9|10|11"])})
     raw = m.odd_one_out_match(choices, target)
     assert raw.score == 0.5
-    ceiled = m.normalise(raw, m.HEBART_CEILING, "chance_corrected", clip=True)
+    ceiled = m.normalise(raw, hebart2023.CEILING, "chance_corrected", clip=True)
     assert ceiled.score == pytest.approx((0.5 - 1 / 3) / (0.6767 - 1 / 3))
-    assert m.normalise(0.2, m.HEBART_CEILING, "chance_corrected", clip=True).score == 0.0
-    assert m.normalise(0.9, m.HEBART_CEILING, "chance_corrected", clip=True).score == 1.0
+    assert m.normalise(0.2, hebart2023.CEILING, "chance_corrected", clip=True).score == 0.0
+    assert m.normalise(0.9, hebart2023.CEILING, "chance_corrected", clip=True).score == 1.0
     shuffled = choices.assign_coords(stimulus_id=("presentation", ["3|4|5", "0|1|2", "6|7|8", "9|10|11"]))
     with pytest.raises(ValueError, match="triplet order"):
         m.odd_one_out_match(shuffled, target)
+    with pytest.raises(ValueError, match="'odd_one_out_match' has no ceiling computed from the human data"):
+        m.ceiling("odd_one_out_match", target)
 
 
 # -------------------------------------------------------------------------------------------- normalisation

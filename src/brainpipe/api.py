@@ -98,7 +98,8 @@ def score(model, benchmark: str, name: str | None = None, cores: int = 2, config
         (the model's, default 8) and ``preprocessing``, as in a model_zoo entry); or an object with Brain-Score's
         BrainModel interface (``visual_degrees()``, ``start_recording(region, time_bins)``, ``look_at(paths)``)
         with ``name=`` (its layers are the regions it records).
-    benchmark : an identifier, e.g. ``"MajajHong2015.IT-pls"``.
+    benchmark : an identifier, ``<Family>.<region>-<metric>`` or ``<Family>-<metric>`` (``brainpipe list``
+        shows them).
     settings : the benchmark's settings (e.g. ``splits=3``); they key the caches like config benchmark_settings.
         For an in-memory model, ``visual_degrees`` is the model's (as in its model_zoo entry).
     config : the config file the workflow reads first (default config/config.yaml of the working directory, else

@@ -30,8 +30,8 @@ def check_assembly(assembly: xr.DataArray, source="assembly"):
 def select_time_window(assembly: xr.DataArray, start, end, bin_size=None):
     """Reduce ``time_bin`` to the window [start, end).
 
-    With ``bin_size`` None: average every bin lying inside the window into one (FreemanZiemba2013 takes the
-    mean of its 1-ms bins 50–200; MajajHong2015's single 70–170 bin passes through). With ``bin_size``: keep
+    With ``bin_size`` None: average every bin lying inside the window into one (1-ms bins over
+    50–200 ms become one mean; a single 70–170 bin passes through). With ``bin_size``: keep
     several bins of that width (temporal benchmarks), each the mean of the source bins inside it.
     """
     if "time_bin" not in assembly.dims:

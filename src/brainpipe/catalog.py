@@ -2,8 +2,8 @@
 
 Sources (brain-score/vision and brain-score/core):
 
-* MajajHong2015: brain-score/vision ``brainscore_vision/data/majajhong2015/__init__.py``;
-* FreemanZiemba2013: brain-score/vision ``brainscore_vision/data/freemanziemba2013/__init__.py``;
+* each family module in :mod:`brainpipe.benchmarks` declares its data (``ASSEMBLIES``, ``STIMULUS_SETS``) and
+  cites the brain-score/vision ``brainscore_vision/data/<family>/__init__.py`` it took them from;
 * object-name rule and URL: brain-score/core ``brainscore_core/supported_data_standards/brainio/s3.py``
   (``get_path``): ``{assy_|stimulus_}{identifier.replace('.', '_')}.{nc|csv|zip}`` in bucket ``brainscore-storage``,
   folder ``brainio-brainscore/``. The same sha1s were used by the pre-2.0 catalogs, so they identify the content.
@@ -11,8 +11,8 @@ Sources (brain-score/vision and brain-score/core):
 Three ways to change where files come from, in order of precedence for one file:
 
 1. **Local files** (``local_overrides``): a mapping from object name to a path on disk, for example
-   ``{"assy_dicarlo_MajajHong2015_private.nc": "/data/brainscore/assy_dicarlo_MajajHong2015_private.nc"}``.
-   This is how users with the (non-public) MajajHong2015 private files use them: nothing is downloaded or copied,
+   ``{"assy_dicarlo_<Family>_private.nc": "/data/brainscore/assy_dicarlo_<Family>_private.nc"}``.
+   This is how users with a family's (non-public) private files use them: nothing is downloaded or copied,
    the file is used where it is, after its sha1 is checked. Stimulus sets need two entries (``.csv`` and ``.zip``).
 2. **Another server** (``base_url``): a mirror with the same object names. :func:`base_url` picks the configured
    value, else the environment variable ``BRAINPIPE_DATA_URL``, else :data:`DEFAULT_BASE_URL`.
@@ -62,7 +62,7 @@ class StimulusSetEntry:
 class AssemblyEntry:
     """A data assembly (NetCDF DataArray) and the id of the stimulus set its presentations refer to.
 
-    ``identifier`` is Brain-Score's full identifier (e.g. ``dicarlo.MajajHong2015.public``), which is also the
+    ``identifier`` is Brain-Score's full identifier (e.g. ``dicarlo.<Family>.public``), which is also the
     DataArray's name in the file; the key in :data:`ASSEMBLIES` is the shorter registry key.
     """
 
@@ -74,8 +74,8 @@ class AssemblyEntry:
 def object_name(identifier: str, extension: str) -> str:
     """Store file name of an identifier, by core ``get_path``'s rule.
 
-    >>> object_name("dicarlo.MajajHong2015.public", "nc")
-    'assy_dicarlo_MajajHong2015_public.nc'
+    >>> object_name("dicarlo.Shapes2024.public", "nc")
+    'assy_dicarlo_Shapes2024_public.nc'
     >>> object_name("hvm-public", "zip")
     'stimulus_hvm-public.zip'
     """
@@ -126,7 +126,7 @@ class Catalog:
     stimulus_sets: Mapping[str, StimulusSetEntry] = field(default_factory=lambda: dict(__getattr__("STIMULUS_SETS")))
 
     def assembly(self, key: str) -> AssemblyEntry:
-        """Entry of an assembly by registry key (``MajajHong2015.public``); ValueError listing the known keys."""
+        """Entry of an assembly by registry key (``<Family>.public``); ValueError listing the known keys."""
         try:
             return self.assemblies[key]
         except KeyError:
@@ -243,7 +243,7 @@ def resolve(remote: RemoteFile, cache_dir: str | os.PathLike, base: str,
     base : str
         Base URL (see :func:`base_url`).
     local_overrides : mapping of object name to path, optional
-        Files the user already has (e.g. the MajajHong2015 private assembly). A listed file is used in place:
+        Files the user already has (e.g. a family's private assembly). A listed file is used in place:
         ``Resolved.path`` is that path (``~`` expanded) and ``Resolved.url`` is None.
     """
     if local_overrides and remote.name in local_overrides:

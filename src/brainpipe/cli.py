@@ -38,7 +38,7 @@ def _read_config(path: str) -> dict:
 
 
 def _families_by_definition(registry):
-    """Family names grouped by the data they share (MajajHong2015 and MajajHong2015public are one)."""
+    """Family names grouped by the data they share (a family's public and private variants are one)."""
     groups: dict[tuple, list[str]] = {}
     definitions = {}
     for name, family in registry.families.items():

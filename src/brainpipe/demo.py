@@ -164,7 +164,7 @@ def _zscore(features):
 def simulate_assembly(table, images, neuroids=None, repetitions=10, noise=None, seed=0):
     """Simulate recordings for the stimulus table. Returns a DataArray (neuroid, presentation, time_bin).
 
-    Shape and coordinates follow Brain-Score's MajajHong2015 assembly (presentation: stimulus_id, repetition,
+    Shape and coordinates follow Brain-Score's IT/V4 array recordings (presentation: stimulus_id, repetition,
     object_name, category_name, …; neuroid: neuroid_id, region, animal; time_bin 70–170 ms), so the same
     preparation code serves the demo and the real data.
 

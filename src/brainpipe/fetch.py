@@ -544,7 +544,7 @@ def fetch_stimulus_set(entry_id: str, cache_dir: str | os.PathLike, base_url: st
     Parameters
     ----------
     entry_id : str
-        Stimulus-set id in the catalog (``hvm-public``, ``FreemanZiemba2013.aperture-public``, …).
+        Stimulus-set id in the catalog (e.g. ``hvm-public``; ``brainpipe list`` shows them).
     cache_dir, base_url, local_overrides, progress, timeout
         As in :func:`fetch_file`.
     out_dir : path

@@ -175,7 +175,7 @@ def _check_benchmarks(config, benchmarks, region, base_dir="."):
     from .workflow_config import ConfigError, load_registry
 
     if not benchmarks:
-        raise CommitError(f"name at least one --benchmark for region {region} (e.g. MajajHong2015public.{region}-pls)")
+        raise CommitError(f"name at least one --benchmark for region {region} (e.g. <Family>.{region}-pls; `brainpipe list` names them)")
     try:
         registry = load_registry(config, base_dir)
     except ConfigError as error:

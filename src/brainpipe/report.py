@@ -511,7 +511,7 @@ def _shade(value):
 def _parts(identifier):
     """(family, region, metric) of an identifier, read from its text: the report needs no family definitions
     (a declared or plugin family is known only to the config's registry). Region is None for behaviour
-    (``Rajalingham2018public-i2n``)."""
+    (``<Family>-i2n``)."""
     match = bench.IDENTIFIER.match(identifier)
     if not match:
         raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>' or '<Family>-<metric>'")

@@ -101,8 +101,8 @@ def behaviour_layer(spec, task, base_dir=".", name=None):
         return spec[key]
     if architecture == PIXELS:
         if task == "label":
-            raise ConfigError(f"{where}: pixels has no ImageNet logits, so it cannot do the label task (Geirhos2021 "
-                              "benchmarks); leave it out of those benchmarks")
+            raise ConfigError(f"{where}: pixels has no ImageNet logits, so it cannot do the label task (the "
+                              "-top1 and -error_consistency benchmarks); leave it out of those benchmarks")
         return PIXELS
     _, leaves, brain_model = _source_layers(*_source_key(architecture, base_dir, name), name)
     if brain_model:

@@ -19,7 +19,7 @@ def accuracy(source, target) -> Result:
     """Share of ``source == target``; error = ``np.std`` of the booleans (ddof 0, not the SEM, as upstream).
 
     ``source``: model choices (array-like, or a behavioural DataArray); ``target``: the true labels, same order.
-    Brain-Score's top1 benchmarks (e.g. ``Geirhos2021colour-top1``) pass the stimulus set's ``truth`` column.
+    Brain-Score's ``-top1`` benchmarks pass the stimulus set's ``truth`` column.
     """
     source = responses(source) if isinstance(source, xr.DataArray) else np.asarray(source).ravel()
     target = np.asarray(target).ravel()

@@ -57,7 +57,7 @@ def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | 
 
 def _excluded(values: np.ndarray, exclude) -> np.ndarray:
     """Which entries of a ``condition`` coordinate are in ``exclude`` (numbers equal as numbers, text as text:
-    Geirhos2021 mixes both, e.g. high-pass ``inf, 0.55`` and colour ``'cr'``)."""
+    one data set may mix both, e.g. high-pass ``inf, 0.55`` and colour ``'cr'``)."""
     numbers = [x for x in exclude if isinstance(x, (int, float)) and not isinstance(x, bool)]
     texts = {str(x) for x in exclude}
     if values.dtype.kind in "iuf":

@@ -2,11 +2,11 @@
 
 Two assemblies in the layouts of the real behavioural data, from one model of the simulated observers:
 
-* :func:`simulate_match_to_sample`: pooled 2AFC trials like Rajalingham2018 (value = chosen object; coords
+* :func:`simulate_match_to_sample`: pooled 2AFC trials as in Brain-Score's i2n data (value = chosen object; coords
   ``stimulus_id``, ``truth`` = ``sample_obj``, ``dist_obj``, ``choice``, ``subject``) → ``i2n`` / ``i2n_ceiling``;
-* :func:`simulate_labelling`: every subject labels every image once among all categories, like Geirhos2021
-  (coords ``stimulus_id``, ``truth``, ``choice``, ``category``, ``condition``, ``subject``, ``session``,
-  ``trial``, ``response_time``) → ``error_consistency`` / ``error_consistency_ceiling``.
+* :func:`simulate_labelling`: every subject labels every image once among all categories, as in Brain-Score's
+  error-consistency data (coords ``stimulus_id``, ``truth``, ``choice``, ``category``, ``condition``, ``subject``,
+  ``session``, ``trial``, ``response_time``) → ``error_consistency`` / ``error_consistency_ceiling``.
 
 The observer: each image has a difficulty (smaller and more displaced/rotated objects are harder, plus an
 image-specific random part); each category pair has a confusability (some shapes look alike: disk/ring,
@@ -55,7 +55,7 @@ def _check_table(table: pd.DataFrame):
 
 
 def simulate_labelling(table: pd.DataFrame, subjects: int = 4, skill: float = 1.2, seed: int = 0) -> xr.DataArray:
-    """Geirhos2021-like labelling: each subject labels each image once, choosing among all categories.
+    """Labelling as in the error-consistency data: each subject labels each image once, choosing among all categories.
 
     ``condition`` = the image's ``variation`` as str (0: centred/large, 1: shifted/rotated), so error consistency
     is computed per condition as upstream. Trials are in a per-subject random order.
@@ -87,7 +87,7 @@ def simulate_labelling(table: pd.DataFrame, subjects: int = 4, skill: float = 1.
 
 def simulate_match_to_sample(table: pd.DataFrame, subjects: int = 6, trials_per_distractor: int = 2,
                              skill: float = 1.5, seed: int = 0) -> xr.DataArray:
-    """Rajalingham2018-like 2AFC: sample image, then its category vs one distractor category; pooled trials.
+    """Match-to-sample 2AFC as in the i2n data: sample image, then its category vs one distractor category; pooled trials.
 
     Each subject sees each image ``trials_per_distractor`` times against every other category. P(correct)
     falls with the image's difficulty and with the confusability of the pair; value = the chosen category.

@@ -219,8 +219,8 @@ def i2n(probabilities: xr.DataArray, target: xr.DataArray) -> Result:
 
 
 def i2n_ceiling(target: xr.DataArray, skipna: bool = False) -> Result:
-    """Split-half consistency of the human I2n (per split, no Spearman–Brown); ``skipna=True`` for the
-    public Rajalingham2018 benchmark."""
+    """Split-half consistency of the human I2n (per split, no Spearman–Brown); ``skipna=True`` where
+    Brain-Score's benchmark skips missing cells (its public i2n benchmark does)."""
     return _ceiling(target, collapse=False, normalize=True, skipna=skipna)
 
 

@@ -1,4 +1,4 @@
-"""The behavioural metrics and their ceilings in one place (one module per family behind it).
+"""The behavioural metrics and their ceilings in one place (one module per metric behind it).
 
 | metric              | module               | ceiling                                   | upstream (brain-score/vision)              |
 |---------------------|----------------------|-------------------------------------------|--------------------------------------------|
@@ -6,17 +6,17 @@
 | accuracy_distance   | accuracy.py          | subject pairs                             | metrics/accuracy_distance/metric.py        |
 | error_consistency   | error_consistency.py | subject pairs × condition                 | metrics/error_consistency/metric.py        |
 | i1, i2n             | i1i2.py              | split-half, per split, no Spearman–Brown  | metrics/i1i2/metric.py                     |
-| value_delta         | value_delta.py       | precomputed (Ferguson2024) or split-half  | metrics/value_delta/metric.py              |
-| odd_one_out_match   | odd_one_out.py       | 0.6767 fixed (Hebart2023)                 | benchmarks/hebart2023/benchmark.py         |
+| value_delta         | value_delta.py       | split-half (or the benchmark's number)    | metrics/value_delta/metric.py              |
+| odd_one_out_match   | odd_one_out.py       | none: the benchmark declares a number     | benchmarks/hebart2023/benchmark.py         |
 """
 
 from ._common import Result
 from .accuracy import accuracy, accuracy_distance, accuracy_distance_ceiling
 from .error_consistency import cohens_kappa, error_consistency, error_consistency_ceiling
 from .i1i2 import i1, i1_ceiling, i2n, i2n_ceiling
-from .normalise import FAMILY, KINDS, normalise
-from .odd_one_out import CHANCE, HEBART_CEILING, odd_one_out_match
-from .value_delta import FERGUSON_SCALE, integral, model_choices, value_delta, value_delta_ceiling
+from .normalise import KINDS, normalise
+from .odd_one_out import CHANCE, odd_one_out_ceiling, odd_one_out_match
+from .value_delta import integral, model_choices, value_delta, value_delta_ceiling
 
 CEILINGS = {
     "accuracy": lambda *_, **__: Result(1.0),
@@ -25,7 +25,7 @@ CEILINGS = {
     "i1": i1_ceiling,
     "i2n": i2n_ceiling,
     "value_delta": value_delta_ceiling,
-    "odd_one_out_match": lambda *_, **__: Result(HEBART_CEILING),
+    "odd_one_out_match": odd_one_out_ceiling,
 }
 
 
@@ -38,5 +38,5 @@ def ceiling(metric: str, *args, **kwargs) -> Result:
 
 __all__ = ["Result", "accuracy", "accuracy_distance", "accuracy_distance_ceiling", "cohens_kappa",
            "error_consistency", "error_consistency_ceiling", "i1", "i1_ceiling", "i2n", "i2n_ceiling",
-           "normalise", "KINDS", "FAMILY", "odd_one_out_match", "HEBART_CEILING", "CHANCE", "value_delta",
-           "value_delta_ceiling", "integral", "model_choices", "FERGUSON_SCALE", "ceiling", "CEILINGS"]
+           "normalise", "KINDS", "odd_one_out_match", "odd_one_out_ceiling", "CHANCE", "value_delta",
+           "value_delta_ceiling", "integral", "model_choices", "ceiling", "CEILINGS"]

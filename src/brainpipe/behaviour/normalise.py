@@ -1,12 +1,11 @@
-"""Ceiling normalisation of the behavioural (and the listed neural) benchmarks, per Brain-Score.
+"""Ceiling normalisation of the behavioural (and some neural) benchmarks, per Brain-Score.
 
-| kind                            | ceiled                           | used by (clip as Brain-Score)                          |
-|---------------------------------|----------------------------------|--------------------------------------------------------|
-| raw_over_ceiling                | raw / c                          | Geirhos2021 error consistency (clip), Ferguson2024      |
-|                                 |                                  | value delta (clip), Kar2019 ost (no clip)              |
-| raw2_over_ceiling               | raw² / c                         | FreemanZiemba2013 pls (no clip)                        |
-| raw_over_sqrt_ceiling_per_split | mean_k r_k / √c_k, error std_k   | Rajalingham2018 i2n (no clip)                          |
-| chance_corrected                | (raw − chance) / (c − chance)    | Hebart2023 match, chance 1/3 (clip)                    |
+| kind                            | ceiled                           | e.g. (each family module declares its kind and clip)  |
+|---------------------------------|----------------------------------|-------------------------------------------------------|
+| raw_over_ceiling                | raw / c                          | error consistency (clip), value delta (clip)          |
+| raw2_over_ceiling               | raw² / c                         | V1/V2 pls (no clip)                                   |
+| raw_over_sqrt_ceiling_per_split | mean_k r_k / √c_k, error std_k   | i2n (no clip)                                         |
+| chance_corrected                | (raw − chance) / (c − chance)    | odd-one-out match, chance 1/3 (clip)                  |
 
 Upstream: brain-score/vision brainscore_vision/benchmarks/__init__.py (``ceil_score``: raw / c, error copied),
 benchmarks/geirhos2021/benchmark.py and benchmark_helpers/__init__.py (``bound_score``), benchmarks/hebart2023/
@@ -27,13 +26,6 @@ import xarray as xr
 from ._common import Result
 
 KINDS = ("raw_over_ceiling", "raw2_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected")
-
-#: Brain-Score's choice per behavioural family: (kind, clip). Families whose module in brainpipe.benchmarks declares
-#: it on its ``Behaviour`` (normalisation, clip) are not listed here.
-FAMILY = {
-    "Hebart2023": ("chance_corrected", True),
-    "Ferguson2024": ("raw_over_ceiling", True),
-}
 
 
 def _value(x) -> float:

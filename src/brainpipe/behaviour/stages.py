@@ -248,9 +248,16 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
     behaviour = benchmark.behaviour
     check_human_choices(benchmark, human)
     opts = options(behaviour)
-    if behaviour.ceiling != "computed":  # e.g. Ferguson2024's PRECOMPUTED_CEILINGS carry their error
+    if behaviour.ceiling != "computed":  # a declared number, with its error where the family publishes one
         return Result(float(behaviour.ceiling), float(opts.get("ceiling_error", 0.0)))
-    kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))} if behaviour.metric in ("i2n", "i1") else {}
+    kwargs = {}
+    if behaviour.metric in ("i2n", "i1"):
+        kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
+    elif behaviour.metric == "value_delta":  # split halves of the human trials, with the benchmark's own settings
+        if "lapse_rate" not in opts:
+            raise ValueError(f"{benchmark.identifier}: value_delta needs the benchmark option 'lapse_rate' "
+                             "(the human lapse rate) to compute its ceiling")
+        kwargs = {"lapse_rate": float(opts["lapse_rate"]), "scale": float(opts.get("scale", 1.0))}
     return metrics.ceiling(behaviour.metric, human, **kwargs)
 
 

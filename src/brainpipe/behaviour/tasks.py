@@ -19,7 +19,7 @@ from ._common import as_text, coord, require_coords, source_name, where
 from ._synsets import SYNSETS
 
 #: brain-score/vision behavior.py ``LabelToImagenetIndices`` (from bethgelab/model-vs-human decision_mappings.py):
-#: the 16 Geirhos2021 classes, plus the labels later benchmarks added (Baker2022, Zhu2019, Scialom2024).
+#: the 16 object classes of the first label benchmarks, plus the labels later benchmarks added.
 LABEL_TO_IMAGENET_INDICES = {
     "airplane": [404], "bear": [294, 295, 296, 297], "bicycle": [444, 671],
     "bird": [8, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 23, 24, 80, 81, 82, 83, 87, 88, 89, 90, 91, 92, 93, 94,
@@ -113,7 +113,7 @@ def _first_appearance(labels) -> tuple[np.ndarray, list]:
 
 def _same_images(fitting: xr.DataArray, x_fit: np.ndarray, test: xr.DataArray, x_test: np.ndarray) -> tuple[int, int]:
     """(test stimuli that are also fitting stimuli, test stimuli). A shared ``stimulus_id`` alone does not make the
-    same image: Ferguson2024's training and test sets reuse ids (image numbers) for different images, so an image
+    same image: some families' training and test sets reuse ids (image numbers) for different images, so an image
     counts as shared only when its features are identical too."""
     fit_rows = {sid: row for row, sid in enumerate(as_text(coord(fitting, "stimulus_id")))}
     test_ids = as_text(coord(test, "stimulus_id"))
@@ -154,7 +154,7 @@ def probabilities(fitting_features: xr.DataArray, test_features: xr.DataArray, l
     if shared == n_test:
         warnings.warn("probabilities: the fitting and test stimuli are the same images (same stimulus_id and "
                       "features); the readout is scored on the images it was fitted on (Brain-Score's "
-                      "Rajalingham2018public-i2n does this)", stacklevel=2)
+                      "public i2n benchmark does this)", stacklevel=2)
     elif shared:
         warnings.warn(f"probabilities: {shared} of {n_test} test stimuli are also fitting stimuli (same stimulus_id "
                       f"and features)", stacklevel=2)
@@ -185,7 +185,8 @@ def odd_one_out(features: xr.DataArray, triplets, similarity: str = "dot") -> xr
     similar pair's outsider is the choice: ``triplet[2 − argmax]``.
 
     Tie rule (upstream's): ``argmax`` takes the first maximum, so ties go to s(i,j) → k (then s(i,k) → j); a
-    model with identical features everywhere answers k = ``image_3`` always (100 % on Hebart2023). With
+    model with identical features everywhere answers k = ``image_3`` always (100 % where the data
+    store the human odd one out as ``image_3``, as Brain-Score's do). With
     ``'cosine'``, an all-zero feature vector gives NaN similarities and numpy's argmax returns the first NaN.
 
     ``triplets``: (n, 3) ids or a flat sequence of 3n ids (Brain-Score's layout). Output: dims
@@ -207,7 +208,7 @@ def odd_one_out(features: xr.DataArray, triplets, similarity: str = "dot") -> xr
                          f"(coordinate 'stimulus_id'), e.g. {unknown[:5]}")
     triplets = flat.reshape(-1, 3)
     # One similarity matrix over the stimuli the triplets use, as upstream (``np.dot(values, values.T)``), then
-    # looked up per triplet: 453,642 Hebart2023 triplets × 3 × 4096 features would be 45 GB as per-triplet vectors.
+    # looked up per triplet: 453,642 triplets × 3 × 4096 features would be 45 GB as per-triplet vectors.
     used = np.unique(flat)
     vectors = values[[row[i] for i in used]]
     matrix = vectors @ vectors.T

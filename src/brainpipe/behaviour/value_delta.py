@@ -1,8 +1,8 @@
-"""Value delta and the Ferguson2024 delta-line integral.
+"""Value delta and the lapse-corrected delta-line integral it compares.
 
 Upstream: brain-score/vision brainscore_vision/metrics/value_delta/metric.py (the metric) and
 brainscore_vision/benchmarks/ferguson2024/benchmark.py, .../helpers/helpers.py (integral, lapse correction, model
-choices, ceiling). Ferguson2024 uses ``scale=0.75``.
+choices, ceiling). The metric's default scale is upstream's 1.0; a benchmark passes its own (option ``scale``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import xarray as xr
 
 from ._common import Result, check_no_missing, coord, levels, require_coords, source_name, where
 
-FERGUSON_SCALE = 0.75
 DISTRACTOR_NUMS = ("1.0", "5.0", "11.0")
 # brain-score/vision benchmarks/ferguson2024/benchmark.py::process_model_choices
 DISTRACTOR_OF_IMAGE = {**{n: "1.0" for n in (0, 1, 6, 7, 12, 13, 18, 19)},
@@ -78,8 +77,8 @@ def integral(assembly: xr.DataArray, lapse_rate: float) -> float:
     'normal' trials count). Rounded to 4 decimals, as upstream.
     """
     name = source_name(assembly)
-    require_coords(assembly, ["correct", "block", "participant_id", "distractor_nums"], "Ferguson2024 data", name)
-    check_no_missing(assembly, ["correct", "block", "participant_id", "distractor_nums"], "Ferguson2024 data", name)
+    require_coords(assembly, ["correct", "block", "participant_id", "distractor_nums"], "value-delta data", name)
+    check_no_missing(assembly, ["correct", "block", "participant_id", "distractor_nums"], "value-delta data", name)
     keep = np.ones(assembly.sizes["presentation"], dtype=bool)
     if "trial_type" in assembly.coords:
         keep = coord(assembly, "trial_type") == "normal"
@@ -109,7 +108,7 @@ def model_choices(probabilities: xr.DataArray, image_number, image_label) -> xr.
     """
     values = probabilities.transpose("presentation", "choice").values.astype(float)
     if values.shape[1] != 2:
-        raise ValueError(f"Ferguson2024 needs two probability columns (oddball/same), got {values.shape[1]}")
+        raise ValueError(f"value_delta needs two probability columns (oddball/same), got {values.shape[1]}")
     first_choice = str(probabilities["choice"].values[0]) if "choice" in probabilities.coords else None
     if first_choice is not None and first_choice != "oddball":
         warnings.warn(f"probability column 0 is {first_choice!r}, not 'oddball'; Brain-Score reads column 0 as "
@@ -134,7 +133,7 @@ def model_choices(probabilities: xr.DataArray, image_number, image_label) -> xr.
     return xr.DataArray((softmax[:, 0] > 0.5).astype(int), dims=("presentation",), coords=coords)
 
 
-def value_delta_ceiling(assembly: xr.DataArray, lapse_rate: float, scale: float = FERGUSON_SCALE,
+def value_delta_ceiling(assembly: xr.DataArray, lapse_rate: float, scale: float = 1.0,
                         loops: int = 500) -> Result:
     """Upstream ``calculate_ceiling(precompute_ceiling=False)``: for i in 0..loops-1, ``np.random.seed(i)``,
     random half split of the trials, value_delta of the two halves' integrals; mean, error std (ddof 0).
