@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup demo test test-slurm bench lint clean
+.PHONY: setup demo test test-slow test-slurm bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -24,12 +24,16 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest
 
+# The slow-marked tests (real workflow runs of several minutes each; CI runs them after `make test`).
+test-slow: setup
+	$(BIN)/python -m pytest -m 'slow and not network and not slurm' -rs
+
 # Starts a real single-node SLURM on 127.0.0.1 (root + Debian's packages); skipped with the reason otherwise.
 test-slurm: setup
 	$(BIN)/python -m pytest -m slurm -rs -s tests/test_slurm.py
 
 bench: setup
-	$(BIN)/python benchmarks/bench_regression.py --quick
+	$(BIN)/python perf/bench_regression.py --quick
 
 lint: setup
 	$(BIN)/snakemake --lint

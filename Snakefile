@@ -17,7 +17,7 @@ min_version("9.0")
 # clone) would win there while the rerun fingerprints come from this checkout: PYTHONPATH goes first.
 LIBRARY = Path(workflow.basedir) / "src"
 sys.path.insert(0, str(LIBRARY))
-from brainpipe.workflow_config import ConfigError, check_yaml_file, use_library_in_jobs
+from brainpipe.pipeline.workflow_config import ConfigError, check_yaml_file, use_library_in_jobs
 
 try:
     use_library_in_jobs(LIBRARY)

@@ -38,8 +38,8 @@ def small_disk(tmp_path):
 @pytest.fixture(scope="module")
 def demo_stimuli(tmp_path_factory):
     """A small SyntheticShapes stimulus folder (2 categories × 2 objects × 3 images) in the workflow's layout."""
-    from brainpipe import demo
-    from brainpipe.stimuli import write_stimulus_table
+    from brainpipe.data import demo
+    from brainpipe.data.stimuli import write_stimulus_table
 
     folder = tmp_path_factory.mktemp("demo_stimuli")
     (folder / "images").mkdir()

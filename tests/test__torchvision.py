@@ -1,6 +1,6 @@
-"""brainpipe._torchvision.import_torchvision: torchvision imports and its model registry works."""
+"""brainpipe.models._torchvision.import_torchvision: torchvision imports and its model registry works."""
 
-from brainpipe._torchvision import import_torchvision
+from brainpipe.models._torchvision import import_torchvision
 
 
 def test_import_and_registry():

@@ -1,4 +1,4 @@
-"""brainpipe.activations.extract against Brain-Score's extractor (brain-score/vision
+"""brainpipe.models.activations.extract against Brain-Score's extractor (brain-score/vision
 brainscore_vision/model_helpers/activations/pytorch.py): torchvision preprocessing, forward-hook outputs flattened
 C-order, neuroid coordinates, ids, and error handling; the streamed NetCDF output against the former
 hold-everything-then-write path, its memory, decode workers and atomicity."""
@@ -17,11 +17,11 @@ from PIL import Image
 import netCDF4
 import xarray as xr
 
-from brainpipe._torchvision import import_torchvision
-from brainpipe.activations import _neuroid_coords, extract, extract_to_folder
+from brainpipe.models._torchvision import import_torchvision
+from brainpipe.models.activations import _neuroid_coords, extract, extract_to_folder
 from brainpipe.io import atomic_directory, write_netcdf
-from brainpipe.stimuli import load_image, read_stimulus_set
-from brainpipe.models import ActivationsModel
+from brainpipe.data.stimuli import load_image, read_stimulus_set
+from brainpipe.models.brain_model import ActivationsModel
 
 N_IMAGES = 5
 

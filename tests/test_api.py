@@ -190,7 +190,7 @@ def test_in_memory_model_errors_name_the_argument(repo_config):
 
 
 def test_workflow_checks_an_inprocess_entry_form():
-    from brainpipe.workflow_config import ConfigError, check_model
+    from brainpipe.pipeline.workflow_config import ConfigError, check_model
 
     check_model("m", {"architecture": "inprocess:0123abcd", "layers": {"IT": "anything"}})  # names: Python's job
     with pytest.raises(ConfigError, match="'inprocess:<hex fingerprint>'"):
@@ -205,7 +205,7 @@ def test_workflow_checks_an_inprocess_entry_form():
 def test_in_memory_alexnet_gives_the_zoo_alexnet_untrained_score(repo_config):
     import torch
 
-    from brainpipe._torchvision import import_torchvision
+    from brainpipe.models._torchvision import import_torchvision
 
     torch.manual_seed(0)  # as the zoo builds alexnet_untrained (seed 0, untrained)
     net = import_torchvision().models.alexnet(weights=None)

@@ -1,4 +1,4 @@
-"""brainpipe.assembly.prepare / average_repetitions against Brain-Score's load_assembly + average_repetition
+"""brainpipe.data.assembly.prepare / average_repetitions against Brain-Score's load_assembly + average_repetition
 (brain-score/vision brainscore_vision/benchmarks/majajhong2015/benchmark.py, benchmark_helpers/neural_common.py): region selection, time-window mean, skipna mean over repetitions, sorted by
 stimulus_id, per-stimulus coordinates kept, repetition dropped."""
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import xarray as xr
 
-from brainpipe.assembly import average_repetitions, check_assembly, prepare, select_time_window
+from brainpipe.data.assembly import average_repetitions, check_assembly, prepare, select_time_window
 
 IDS = np.array(["f3", "0a", "c1", "9b", "5e"])  # unsorted on purpose
 OBJECTS = {"f3": "car", "0a": "dog", "c1": "car", "9b": "cat", "5e": "dog"}
@@ -140,7 +140,7 @@ def test_nan_neuroids_named_with_file(tmp_path):
     Both the fit (which rejects a NaN target) and the ceiling (which would skip the NaN r) read what prepare
     writes, so neither sees these neuroids."""
     from brainpipe.io import read_netcdf, write_netcdf
-    from brainpipe.regression import make_regression
+    from brainpipe.neural.regression import make_regression
 
     assembly = recording(n_it=6)
     data = assembly.values.copy()

@@ -5,7 +5,7 @@ import pytest
 import xarray as xr
 
 from brainpipe.behaviour import demo, metrics, tasks
-from brainpipe.demo import generate_stimuli
+from brainpipe.data.demo import generate_stimuli
 from brainpipe.io import read_netcdf, write_netcdf
 
 

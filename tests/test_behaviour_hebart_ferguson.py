@@ -15,7 +15,9 @@ import xarray as xr
 
 import behaviour_fixtures as bf
 import brainio_fixtures as fixtures
-from brainpipe import benchmarks, catalog, cli
+from brainpipe.benchmarks import default_catalog
+from brainpipe import benchmarks, cli
+from brainpipe.data import catalog
 from brainpipe.behaviour import metrics, stages, tasks
 from brainpipe.behaviour.data import load_behaviour, prepare_behaviour
 from brainpipe.benchmarks import ferguson2024, hebart2023
@@ -190,13 +192,13 @@ def test_definitions_match_brain_score():
         assert dict(b.behaviour.options) == {"scale": 0.75, "lapse_rate": data.lapse_rate,
                                              "ceiling_error": data.ceiling[1]}
         assert b.family.fitting_stimulus_set == f"Ferguson2024_{experiment}_training_stimuli"
-        test_set = catalog.DEFAULT.stimulus_set(f"Ferguson2024_{experiment}")
+        test_set = default_catalog().stimulus_set(f"Ferguson2024_{experiment}")
         assert test_set.csv.sha1 == ("fc59d23ccfb41b4f98cf02865fc335439d2ad222" if experiment == "circle_line"
                                      else "bc351933e1f21eee9704985c1b8231be6955d816")
-        assert catalog.DEFAULT.assembly(f"Ferguson2024_{experiment}").file.sha1 == data.assembly_sha1
+        assert default_catalog().assembly(f"Ferguson2024_{experiment}").file.sha1 == data.assembly_sha1
     assert ferguson2024.EXPERIMENTS["juncture"].ceiling == (0.767, 0.141)
     assert ferguson2024.EXPERIMENTS["juncture"].lapse_rate == 0.3715
-    assert catalog.DEFAULT.assembly("Hebart2023").file.name == "assy_Hebart2023.nc"
+    assert default_catalog().assembly("Hebart2023").file.name == "assy_Hebart2023.nc"
 
 
 def test_brainpipe_list_shows_them(capsys):
@@ -283,12 +285,12 @@ def real_cache(tmp_path_factory):
 
 def _real(entry_key, real_cache, stimuli=True):
     """A real assembly fetched by brainpipe's fetch code from the catalog's URL, checked against its sha1."""
-    from brainpipe.fetch import fetch_file
+    from brainpipe.data.fetch import fetch_file
 
-    entry = catalog.DEFAULT.assembly(entry_key)
+    entry = default_catalog().assembly(entry_key)
     base = catalog.base_url(None)
     nc = fetch_file(entry.file, real_cache, base, progress=None)
-    csv = fetch_file(catalog.DEFAULT.stimulus_set(entry.stimulus_set).csv, real_cache, base, progress=None)
+    csv = fetch_file(default_catalog().stimulus_set(entry.stimulus_set).csv, real_cache, base, progress=None)
     return load_behaviour(nc, csv if stimuli else None), pd.read_csv(csv)
 
 
@@ -311,9 +313,9 @@ def test_ferguson_real_ceiling_matches_the_precomputed_one(experiment, real_cach
 @pytest.mark.network
 def test_ferguson_real_training_set_starts_with_an_oddball(real_cache):
     """Upstream reads probability column 0 as 'oddball': true when the first training image number is even."""
-    from brainpipe.fetch import fetch_file
+    from brainpipe.data.fetch import fetch_file
 
-    entry = catalog.DEFAULT.stimulus_set("Ferguson2024_tilted_line_training_stimuli")
+    entry = default_catalog().stimulus_set("Ferguson2024_tilted_line_training_stimuli")
     table = pd.read_csv(fetch_file(entry.csv, real_cache, catalog.base_url(None), progress=None))
     assert len(table) == ferguson2024.TRAINING_IMAGES and int(table["image_number"].iloc[0]) % 2 == 0
 

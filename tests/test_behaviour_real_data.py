@@ -39,7 +39,7 @@ COLOUR_EXCLUDED = ["cr"]
 @pytest.fixture(scope="module")
 def torch_home(tmp_path_factory):
     """Seeded alexnet weights, given to the model zoo as ``weights_file`` (as tests/test_real_data_workflow.py)."""
-    from brainpipe._torchvision import import_torchvision
+    from brainpipe.models._torchvision import import_torchvision
 
     home = tmp_path_factory.mktemp("torch_home")
     (home / "hub" / "checkpoints").mkdir(parents=True)

@@ -2,7 +2,7 @@
 
 Needs internet access to Brain-Score's store (``https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/``):
 the downloading tests are marked ``network``, so deselected by default (pyproject addopts); run with ``pytest -m network
-tests/test_behaviour_reference.py``. Files come through the real fetch code (``brainpipe.fetch.fetch_file``) under
+tests/test_behaviour_reference.py``. Files come through the real fetch code (``brainpipe.data.fetch.fetch_file``) under
 the catalog's object names and sha1s (declared in brainpipe.benchmarks.rajalingham2018 / geirhos2021), and are
 scored by the same stages the workflow runs (``prepare_behaviour``, ``stages.ceiling``). Only human data are needed:
 no model weights. Downloads go to ``$BRAINPIPE_TEST_CACHE`` when set (kept between runs), else a temporary folder.
@@ -24,10 +24,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from brainpipe import benchmarks, catalog
+from brainpipe.benchmarks import default_catalog
+from brainpipe import benchmarks
+from brainpipe.data import catalog
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.data import load_behaviour, prepare_behaviour
-from brainpipe.fetch import FetchError, fetch_file
+from brainpipe.data.fetch import FetchError, fetch_file
 
 GEIRHOS_CEILINGS = {
     "colour": .41543, "contrast": .43703, "cue-conflict": .33105, "edge": .31844, "eidolonI": .38634,
@@ -57,17 +59,17 @@ def download(remote, cache):
 
 def human(key: str, cache, benchmark):
     """A behavioural assembly fetched and prepared exactly as the workflow's prepare_behaviour rule does."""
-    nc = download(catalog.DEFAULT.assembly(key).file, cache)
+    nc = download(default_catalog().assembly(key).file, cache)
     raw = load_behaviour(nc)
     return raw, prepare_behaviour(raw, benchmark.family.exclude_conditions, name=str(nc))
 
 
 def test_catalog_points_at_the_real_store():
     assert catalog.DEFAULT_BASE_URL == "https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/"
-    entry = catalog.DEFAULT.assembly("Rajalingham2018.private")
+    entry = default_catalog().assembly("Rajalingham2018.private")
     assert (entry.file.name, entry.file.sha1) == ("assy_dicarlo_Rajalingham2018_private.nc",
                                                   "516f13793d1c5b72bb445bb4008448ce97a02d23")
-    entry = catalog.DEFAULT.assembly("Geirhos2021_colour")
+    entry = default_catalog().assembly("Geirhos2021_colour")
     assert (entry.file.name, entry.file.sha1) == ("assy_brendel_Geirhos2021_colour.nc",
                                                   "258862d82467614e45cc1e488a5ac909eb6e122d")
 
@@ -95,7 +97,7 @@ def test_rajalingham2018_public_layout_and_ceiling(cache):
     assert {"stimulus_id", "truth", "sample_obj", "dist_obj"} <= set(raw.coords)
     assert raw.sizes["presentation"] == 585_511 and len(set(prepared["stimulus_id"].values)) == 2160
     stages.check_human_choices(benchmark, prepared)  # every choice is one of the two offered objects
-    fitting = catalog.DEFAULT.stimulus_set(benchmark.family.fitting_stimulus_set)
+    fitting = default_catalog().stimulus_set(benchmark.family.fitting_stimulus_set)
     table = pd.read_csv(download(fitting.csv, cache))
     assert benchmark.family.fitting_label_column in table.columns and len(table) == 2160
     ceiling = stages.ceiling(benchmark, prepared)

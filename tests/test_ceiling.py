@@ -1,4 +1,4 @@
-"""brainpipe.ceiling.internal_consistency against Brain-Score's split-half ceiling (brain-score/vision brainscore_vision/metrics/internal_consistency/ceiling.py)."""
+"""brainpipe.neural.ceiling.internal_consistency against Brain-Score's split-half ceiling (brain-score/vision brainscore_vision/metrics/internal_consistency/ceiling.py)."""
 
 import numpy as np
 import pytest
@@ -6,9 +6,9 @@ import scipy.stats
 import xarray as xr
 from sklearn.model_selection import ShuffleSplit
 
-from brainpipe.assembly import average_repetitions
-from brainpipe.ceiling import internal_consistency, shuffle_split_train, split_halves
-from brainpipe.stats import pearson_columns, sem, spearman_brown
+from brainpipe.data.assembly import average_repetitions
+from brainpipe.neural.ceiling import internal_consistency, shuffle_split_train, split_halves
+from brainpipe.neural.stats import pearson_columns, sem, spearman_brown
 
 
 def repetition_assembly(values, stimulus_ids, repetitions):

@@ -1,11 +1,11 @@
-"""brainpipe.demo (SyntheticShapes): determinism, counts, assembly layout, and a sensible IT ceiling."""
+"""brainpipe.data.demo (SyntheticShapes): determinism, counts, assembly layout, and a sensible IT ceiling."""
 
 import numpy as np
 import pytest
 
-from brainpipe import demo
-from brainpipe.assembly import prepare
-from brainpipe.ceiling import internal_consistency
+from brainpipe.data import demo
+from brainpipe.data.assembly import prepare
+from brainpipe.neural.ceiling import internal_consistency
 
 SMALL = dict(categories=3, objects_per_category=2, images_per_object=5, image_size=48)
 

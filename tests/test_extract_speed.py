@@ -12,13 +12,13 @@ import torch
 import torch.utils.data
 import xarray as xr
 
-from brainpipe import model_sources
-from brainpipe._torchvision import import_torchvision
-from brainpipe.activations import _collate, _neuroid_coords, extract, extract_to_folder
+from brainpipe.models import model_sources
+from brainpipe.models._torchvision import import_torchvision
+from brainpipe.models.activations import _collate, _neuroid_coords, extract, extract_to_folder
 from brainpipe.io import write_netcdf
-from brainpipe.models import ActivationsModel, load_activations_model
-from brainpipe.preprocessing import ImagePreprocessing
-from brainpipe.stimuli import load_image, read_stimulus_set
+from brainpipe.models.brain_model import ActivationsModel, load_activations_model
+from brainpipe.models.preprocessing import ImagePreprocessing
+from brainpipe.data.stimuli import load_image, read_stimulus_set
 
 LAYERS = ["features.12", "features.7", "features.1"]  # features.1: ReLU(inplace) output, needs its copy
 

@@ -13,9 +13,10 @@ import pytest
 import xarray as xr
 
 import brainio_fixtures as fixtures
-from brainpipe import catalog
-from brainpipe import fetch as fetch_module
-from brainpipe.fetch import FetchError, extract_zip_safely, fetch_file, fetch_stimulus_set, load_assembly, sha1_of
+from brainpipe.benchmarks import builtin, default_catalog
+from brainpipe.data import catalog
+from brainpipe.data import fetch as fetch_module
+from brainpipe.data.fetch import FetchError, extract_zip_safely, fetch_file, fetch_stimulus_set, load_assembly, sha1_of
 
 MAJAJ_NC = "assy_dicarlo_MajajHong2015_public.nc"
 FZ_NC = "assy_movshon_FreemanZiemba2013_public.nc"
@@ -31,7 +32,7 @@ def no_proxy(monkeypatch):
 
 @pytest.fixture
 def test_catalog(store):
-    return catalog.DEFAULT.with_checksums(store[1])
+    return default_catalog().with_checksums(store[1])
 
 
 def files_under(folder: Path):
@@ -194,7 +195,7 @@ def test_fetch_stimulus_set_accepts_single_folder_zip(tmp_path):
         assert all(name.startswith("stimulus_FreemanZiemba2013_aperture-public/") for name in archive.namelist())
     out = tmp_path / "fz"
     csv = fetch_stimulus_set("FreemanZiemba2013.aperture-public", tmp_path / "cache", root.as_uri(), out,
-                             catalog=catalog.DEFAULT.with_checksums(sums), progress=None)
+                             catalog=default_catalog().with_checksums(sums), progress=None)
     table = pd.read_csv(csv)
     assert all((out / name).is_file() for name in table["filename"])
     assert set(table["texture_type"]) == {"noise", "texture"}
@@ -211,7 +212,7 @@ def test_csv_zip_mismatch_lists_missing_and_extra(tmp_path):
     sums = {name: sha1_of(root / name) for name in (csv_name, "stimulus_FreemanZiemba2013_aperture-public.zip")}
     with pytest.raises(ValueError) as error:
         fetch_stimulus_set("FreemanZiemba2013.aperture-public", tmp_path / "cache", root.as_uri(), tmp_path / "out",
-                           catalog=catalog.DEFAULT.with_checksums(sums), progress=None)
+                           catalog=default_catalog().with_checksums(sums), progress=None)
     message = str(error.value)
     assert "not-in-zip.png" in message and dropped in message
     assert not (tmp_path / "out").exists()
@@ -313,12 +314,12 @@ def test_base_url_precedence(monkeypatch):
 
 
 def test_catalog_entries_follow_brainscore_names():
-    entry = catalog.DEFAULT.assembly("MajajHong2015.private")
+    entry = default_catalog().assembly("MajajHong2015.private")
     assert entry.file == catalog.RemoteFile("assy_dicarlo_MajajHong2015_private.nc",
                                             "7a40d16148d6f82939155f0bd976d310857fb156")
-    stimuli = catalog.DEFAULT.stimulus_set(entry.stimulus_set)
+    stimuli = default_catalog().stimulus_set(entry.stimulus_set)
     assert stimuli.zip.name == "stimulus_hvm-private.zip"
-    assert catalog.DEFAULT.stimulus_set("FreemanZiemba2013.aperture-public").csv.name == \
+    assert default_catalog().stimulus_set("FreemanZiemba2013.aperture-public").csv.name == \
         "stimulus_FreemanZiemba2013_aperture-public.csv"
     assert catalog.url_of(entry.file, catalog.DEFAULT_BASE_URL) == \
         "https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/assy_dicarlo_MajajHong2015_private.nc"
@@ -326,18 +327,20 @@ def test_catalog_entries_follow_brainscore_names():
 
 def test_unknown_keys_list_the_known_ones():
     with pytest.raises(ValueError, match="unknown assembly 'MajajHong2015.pubic'; known: .*MajajHong2015.public"):
-        catalog.DEFAULT.assembly("MajajHong2015.pubic")
+        default_catalog().assembly("MajajHong2015.pubic")
     with pytest.raises(ValueError, match="unknown stimulus set 'hvm2'; known: .*hvm-public"):
-        catalog.DEFAULT.stimulus_set("hvm2")
+        default_catalog().stimulus_set("hvm2")
     with pytest.raises(ValueError, match="unknown file"):
-        catalog.DEFAULT.with_checksums({"assy_nope.nc": "0" * 40})
+        default_catalog().with_checksums({"assy_nope.nc": "0" * 40})
 
 
 def test_checksum_override_file(tmp_path, store):
     path = tmp_path / "checksums.json"
     path.write_text(json.dumps(store[1]))
-    loaded = catalog.load_catalog(path)
+    loaded = catalog.load_catalog(path, registry=builtin())
     assert loaded.assembly("MajajHong2015.public").file.sha1 == store[1][MAJAJ_NC]
     assert loaded.assembly("MajajHong2015.private").file.sha1 == "7a40d16148d6f82939155f0bd976d310857fb156"
-    assert catalog.DEFAULT.assembly("MajajHong2015.public").file.sha1 == "13d28ca0ce88ee550b54db3004374ae19096e9b9"
-    assert catalog.load_catalog(None) is catalog.DEFAULT
+    assert default_catalog().assembly("MajajHong2015.public").file.sha1 == "13d28ca0ce88ee550b54db3004374ae19096e9b9"
+    assert catalog.load_catalog(None, registry=builtin()) == default_catalog()
+    with pytest.raises(TypeError, match="registry"):  # data code does not import the families: they are passed
+        catalog.load_catalog(path)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from brainpipe import catalog
-from brainpipe.fetch import (DEFAULT_TIMEOUT_S, TIMEOUT_ENV, FetchError, download, extract_zip_safely, fetch_file,
+from brainpipe.data import catalog
+from brainpipe.data.fetch import (DEFAULT_TIMEOUT_S, TIMEOUT_ENV, FetchError, download, extract_zip_safely, fetch_file,
                              max_unpacked_bytes, sha1_of, timeout_s)
 
 MB = 1 << 20
@@ -235,7 +235,7 @@ def test_disk_full_during_extraction_says_so_with_the_folder(small_disk, tmp_pat
 
 DOWNLOADER = """
 import sys
-from brainpipe.fetch import download
+from brainpipe.data.fetch import download
 download(sys.argv[1], sys.argv[2], sys.argv[3], progress=sys.stdout, timeout=60)
 """
 

@@ -5,7 +5,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # Built from parts so this file does not match itself.
 FORBIDDEN = ("../" + "shared/", "/work/" + "shared/", "brainscore-" + "facts")
-FOLDERS = ("src", "workflow", "tests", "benchmarks", "config", "profiles", ".ci")
+FOLDERS = ("src", "workflow", "tests", "perf", "config", "profiles", ".ci")
 
 
 def test_no_citation_of_files_outside_the_repository():

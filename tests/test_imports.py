@@ -54,7 +54,7 @@ def test_fold_and_gram_jobs_compute_without_torch_or_sklearn():
     lines = imports_of(SCRIPTS / "fit_fold.py") + imports_of(SCRIPTS / "gram.py") + [
         "import numpy as np, xarray as xr",
         "from brainpipe.benchmarks import parse",
-        "from brainpipe.metrics import gram_matrix, run_fold_gram, uses_gram",
+        "from brainpipe.neural.metrics import gram_matrix, run_fold_gram, uses_gram",
         "rng = np.random.default_rng(0)",
         "ids = ('presentation', [f's{k:02d}' for k in range(40)])",
         "source = xr.DataArray(rng.standard_normal((40, 30)).astype(np.float32), dims=('presentation', 'neuroid'),"
@@ -68,14 +68,14 @@ def test_fold_and_gram_jobs_compute_without_torch_or_sklearn():
         "    assert len(run_fold_gram(benchmark, gram, target, 0)['values']) == 3",
     ]
     loaded = loaded_after(lines)
-    assert "brainpipe.gram_fit" in loaded  # the fits did run
+    assert "brainpipe.neural.gram_fit" in loaded  # the fits did run
     assert not {"torch", "torchvision", "sklearn"} & loaded
 
 
 def test_device_auto_asks_torch_only_where_a_gpu_can_exist():
-    from brainpipe.devices import cuda_possible
+    from brainpipe.models.devices import cuda_possible
 
-    loaded = loaded_after(["from brainpipe.devices import resolve_device", "assert resolve_device('cpu') == 'cpu'",
+    loaded = loaded_after(["from brainpipe.models.devices import resolve_device", "assert resolve_device('cpu') == 'cpu'",
                            "print(resolve_device('auto'))"])
     assert ("torch" in loaded) == cuda_possible()
     if not cuda_possible():
@@ -102,7 +102,7 @@ def test_gram_fold_job_reads_its_files_without_xarray(tmp_path):
 
     from brainpipe.benchmarks import parse
     from brainpipe.io import read_netcdf, write_netcdf
-    from brainpipe.metrics import gram_matrix, run_fold_gram
+    from brainpipe.neural.metrics import gram_matrix, run_fold_gram
 
     rng = np.random.default_rng(0)
     ids = ("presentation", [f"s{k:02d}" for k in range(40)])

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from brainpipe.layer_commitment import CommitError, commit_layers, select_layer, set_committed_layer
+from brainpipe.pipeline.layer_commitment import CommitError, commit_layers, select_layer, set_committed_layer
 from test_workflow import ROOT
 
 CONFIG = """# my config

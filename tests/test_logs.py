@@ -1,10 +1,10 @@
-"""brainpipe.logs.logged: output to the log; a failure puts the traceback in the log and one message on stderr."""
+"""brainpipe.pipeline.logs.logged: output to the log; a failure puts the traceback in the log and one message on stderr."""
 
 import sys
 
 import pytest
 
-from brainpipe.logs import logged
+from brainpipe.pipeline.logs import logged
 
 
 def test_output_goes_to_log(tmp_path, capsys):

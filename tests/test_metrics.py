@@ -1,4 +1,4 @@
-"""brainpipe.metrics.run_fold: Brain-Score's small metric tests (brain-score/vision brainscore_vision/metrics/regression_correlation/test.py) fold by fold."""
+"""brainpipe.neural.metrics.run_fold: Brain-Score's small metric tests (brain-score/vision brainscore_vision/metrics/regression_correlation/test.py) fold by fold."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from brainpipe.benchmarks import parse
-from brainpipe.metrics import align, fold_indices, gram_matrix, run_fold, run_fold_gram, uses_gram
+from brainpipe.neural.metrics import align, fold_indices, gram_matrix, run_fold, run_fold_gram, uses_gram
 
 
 def peer_assembly(seed=0, split=False):

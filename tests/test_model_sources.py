@@ -14,12 +14,12 @@ import pytest
 import torch
 from PIL import Image
 
-from brainpipe import model_sources
-from brainpipe._torchvision import import_torchvision, verify_cached_weights
-from brainpipe.activations import extract
-from brainpipe.models import BrainModel, BrainModelActivations, ModelSourceError, load_activations_model
-from brainpipe.preprocessing import ImagePreprocessing, PathEncoding, decode_paths
-from brainpipe.workflow_config import ConfigError, check_model, leaf_layers
+from brainpipe.models import model_sources
+from brainpipe.models._torchvision import import_torchvision, verify_cached_weights
+from brainpipe.models.activations import extract
+from brainpipe.models.brain_model import BrainModel, BrainModelActivations, ModelSourceError, load_activations_model
+from brainpipe.models.preprocessing import ImagePreprocessing, PathEncoding, decode_paths
+from brainpipe.pipeline.workflow_config import ConfigError, check_model, leaf_layers
 
 QUIET = io.StringIO
 

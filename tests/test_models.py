@@ -1,4 +1,4 @@
-"""brainpipe.models: layer checks, Brain-Score's BrainModel interface, seeded untrained torchvision networks."""
+"""brainpipe.models.brain_model: layer checks, Brain-Score's BrainModel interface, seeded untrained torchvision networks."""
 
 import io
 
@@ -8,7 +8,7 @@ import pytest
 import torch
 from PIL import Image
 
-from brainpipe.models import PIXELS, ActivationsModel, BrainModel, load_torchvision, resolve_device
+from brainpipe.models.brain_model import PIXELS, ActivationsModel, BrainModel, load_torchvision, resolve_device
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_hooked_layer_before_an_inplace_relu_keeps_its_own_output():
     (Brain-Score copies inside the hook), not show the ReLU's."""
     import torch
 
-    from brainpipe.models import ActivationsModel
+    from brainpipe.models.brain_model import ActivationsModel
 
     model = ActivationsModel("r18", "resnet18", None, seed=0, device="cpu")
     batch = np.random.default_rng(0).normal(size=(2, 3, 64, 64)).astype(np.float32)

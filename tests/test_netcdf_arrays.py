@@ -1,4 +1,4 @@
-"""brainpipe.netcdf_arrays reads what xarray reads (values, dtypes, coordinates, attrs), and leaves to xarray every
+"""brainpipe.io.netcdf_arrays reads what xarray reads (values, dtypes, coordinates, attrs), and leaves to xarray every
 file whose encoding it does not decode itself."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 import xarray as xr
 
 from brainpipe.io import read_netcdf, write_netcdf
-from brainpipe.netcdf_arrays import Arrays, read_arrays
+from brainpipe.io.netcdf_arrays import Arrays, read_arrays
 
 
 def assembly(n=12, m=4, name="dicarlo.Test"):

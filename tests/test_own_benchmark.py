@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from brainpipe import benchmarks as bench
-from brainpipe import demo
+from brainpipe.data import demo
 from brainpipe.benchmarks import PluginError
 from test_workflow import ROOT, planned_outputs, snakemake, with_config
 

@@ -65,7 +65,7 @@ def test_jobs_run_this_checkouts_library_when_another_copy_is_installed(tmp_path
 
 
 def test_library_goes_first_on_pythonpath_once(monkeypatch, tmp_path):
-    from brainpipe.workflow_config import ConfigError, use_library_in_jobs
+    from brainpipe.pipeline.workflow_config import ConfigError, use_library_in_jobs
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["/elsewhere", str(ROOT / "src"), ""]))
     use_library_in_jobs(ROOT / "src")

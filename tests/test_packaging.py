@@ -16,10 +16,11 @@ import pytest
 import xarray as xr
 import yaml
 
-from brainpipe import demo, packaging
+from brainpipe.data import demo
+from brainpipe.pipeline import packaging
 from brainpipe.benchmarks.declared import declared_family
-from brainpipe.fetch import extract_zip_safely, load_assembly
-from brainpipe.packaging import PackagingError, package
+from brainpipe.data.fetch import extract_zip_safely, load_assembly
+from brainpipe.pipeline.packaging import PackagingError, package
 from test_workflow import ROOT, SNAKEMAKE, TINY, with_config
 
 BRAINPIPE = str(Path(sys.executable).parent / "brainpipe")

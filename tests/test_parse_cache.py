@@ -1,4 +1,4 @@
-"""The parse-time cache (src/brainpipe/parse_cache.py): a second `snakemake` start checks the config without importing
+"""The parse-time cache (src/brainpipe/pipeline/parse_cache.py): a second `snakemake` start checks the config without importing
 torch, yet every answer that could have changed is looked up again, and a bad name still fails every time."""
 
 import json
@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHECK = """
 import json, sys
-from brainpipe import parse_cache
-from brainpipe.workflow_config import ConfigError, check_model
+from brainpipe.pipeline import parse_cache
+from brainpipe.pipeline.workflow_config import ConfigError, check_model
 parse_cache.use(sys.argv[1])
 spec = json.loads(sys.argv[2])
 try:
@@ -61,7 +61,7 @@ def test_corrupt_or_unwritable_cache_is_ignored(tmp_path):
 
 
 def test_entries_are_keyed_by_installed_packages_and_code(tmp_path, monkeypatch):
-    from brainpipe import parse_cache
+    from brainpipe.pipeline import parse_cache
 
     parse_cache.use(tmp_path / "cache.json")
     monkeypatch.setattr(parse_cache, "_ENVIRONMENT", None)
@@ -77,7 +77,7 @@ def test_entries_are_keyed_by_installed_packages_and_code(tmp_path, monkeypatch)
 def test_a_changed_weights_file_is_checked_again(tmp_path):
     import torch
 
-    from brainpipe._torchvision import import_torchvision
+    from brainpipe.models._torchvision import import_torchvision
 
     network = import_torchvision().models.squeezenet1_1(weights=None)
     weights = tmp_path / "squeeze.pt"

@@ -1,10 +1,10 @@
-"""brainpipe.provenance.versions."""
+"""brainpipe.pipeline.provenance.versions."""
 
 import platform
 
 import numpy as np
 
-from brainpipe import provenance
+from brainpipe.pipeline import provenance
 
 
 def test_versions():

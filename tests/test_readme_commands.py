@@ -36,7 +36,7 @@ ELSEWHERE = {
     "--stratification category_name --out data/MyExperiment2024": "needs my_experiment/: "
         "tests/test_packaging.py::test_printed_entry_scores_in_a_real_workflow_run (on a generated experiment)",
     "snakemake --report report.html": "needs a finished grid; report inputs (leaderboard, plots): tests/test_report.py",
-    ".venv/bin/python benchmarks/bench_behaviour.py": "every behavioural family cold through the workflow (several "
+    ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
         "README's --only command, run here",
     "snakemake --cores 8 results/alexnet/MajajHong2015.IT-pls.json":
@@ -45,7 +45,7 @@ ELSEWHERE = {
 }
 # Where a command is also run for real elsewhere (the dry run here checks the README's spelling of it).
 ALSO_RUN_BY = {"make demo": "tests/test_workflow.py (the grid end to end)", "make test": "this suite",
-               "make test-slurm": "tests/test_slurm.py"}
+               "make test-slurm": "tests/test_slurm.py", "make test-slow": "CI (.ci/run)"}
 
 
 def readme_commands():
@@ -76,7 +76,7 @@ def mirror(tmp_path):
     """A working copy of the repository layout (links; config copied) to run README commands in."""
     path = tmp_path / "repo"
     path.mkdir()
-    for name in ("Snakefile", "workflow", "src", "profiles", "tests", "benchmarks", "Makefile"):
+    for name in ("Snakefile", "workflow", "src", "profiles", "tests", "perf", "Makefile"):
         (path / name).symlink_to(ROOT / name)
     (path / "config").mkdir()
     (path / "config" / "config.yaml").write_text((ROOT / "config" / "config.yaml").read_text())
@@ -136,7 +136,7 @@ def test_readme_command(command, tmp_path):
     if argv[0].endswith("snakemake") and "--lint" in argv:
         assert "Congratulations" in run(argv, cwd=repo)
         return
-    if argv[0].endswith("python") and "benchmarks/" in command:
+    if argv[0].endswith("python") and "perf/" in command:
         run(argv, cwd=repo, timeout=600)
         return
     assert argv[0].endswith("snakemake"), f"no rule in this test for README command {command!r}"

@@ -25,8 +25,10 @@ import xarray as xr
 import yaml
 
 import brainio_fixtures as fixtures
-from brainpipe import benchmarks, catalog, cli
-from brainpipe.fetch import sha1_of
+from brainpipe.benchmarks import default_catalog
+from brainpipe import benchmarks, cli
+from brainpipe.data import catalog
+from brainpipe.data.fetch import sha1_of
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEFILE = REPO / "Snakefile"
@@ -45,7 +47,7 @@ def no_proxy(monkeypatch):
 
 
 def weights_file_name():
-    from brainpipe._torchvision import import_torchvision
+    from brainpipe.models._torchvision import import_torchvision
 
     url = import_torchvision().models.AlexNet_Weights.IMAGENET1K_V1.url
     return url.rsplit("/", 1)[1]
@@ -58,7 +60,7 @@ def torch_home(tmp_path_factory):
     torchvision's builder calls ``load_state_dict_from_url(url, check_hash=True)``; the hash prefix in the name
     is only checked when it downloads, so brainpipe checks a cached file itself and refuses this one.
     """
-    from brainpipe._torchvision import import_torchvision
+    from brainpipe.models._torchvision import import_torchvision
 
     home = tmp_path_factory.mktemp("torch_home")
     name = weights_file_name()
@@ -73,7 +75,7 @@ def torch_home(tmp_path_factory):
 def test_stand_in_under_torchvision_name_is_refused(torch_home, monkeypatch):
     """A file under torchvision's name whose sha256 does not start with the name's hash prefix stops the load,
     naming the file and the fix (torch.hub checks the prefix only while downloading)."""
-    from brainpipe.models import load_torchvision
+    from brainpipe.models.brain_model import load_torchvision
 
     home, _ = torch_home
     monkeypatch.setenv("TORCH_HOME", str(home))
@@ -91,7 +93,7 @@ def test_offline_without_weights_names_the_expected_file(tmp_path, monkeypatch):
     The proxy points at a closed loopback port so this fails at once on any machine (and never downloads 233 MB
     on one that has internet access); on the development machines DNS fails just as fast without it.
     """
-    from brainpipe.models import load_torchvision
+    from brainpipe.models.brain_model import load_torchvision
 
     monkeypatch.setenv("TORCH_HOME", str(tmp_path / "empty"))
     monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")
@@ -249,9 +251,9 @@ def test_every_downloaded_family_is_in_the_catalog():
     for name, family in benchmarks.FAMILIES.items():
         if family.source != "brainio":
             continue
-        entry = catalog.DEFAULT.assembly(family.dataset)
+        entry = default_catalog().assembly(family.dataset)
         assert entry.stimulus_set == family.stimulus_set, name
-        catalog.DEFAULT.stimulus_set(family.stimulus_set)
+        default_catalog().stimulus_set(family.stimulus_set)
 
 
 def test_cli_list_and_data(capsys, tmp_path):
@@ -266,7 +268,7 @@ def test_cli_list_and_data(capsys, tmp_path):
     config.write_text(yaml.safe_dump({"data": {"cache_dir": "/data/brainio"}}))
     assert cli.main(["data", "--config", str(config)]) == 0
     listed = capsys.readouterr().out
-    entry = catalog.DEFAULT.assembly("MajajHong2015.public").file
+    entry = default_catalog().assembly("MajajHong2015.public").file
     assert f"/data/brainio/{entry.sha1}/{entry.name}" in listed
     assert "resources/assemblies/MajajHong2015.public.nc" in listed
     assert "stimulus_FreemanZiemba2013_aperture-public.zip" in listed

@@ -1,4 +1,4 @@
-"""brainpipe.regression against the scikit-learn models Brain-Score uses, on small structured data."""
+"""brainpipe.neural.regression against the scikit-learn models Brain-Score uses, on small structured data."""
 
 import warnings
 
@@ -10,8 +10,8 @@ from sklearn.linear_model import LinearRegression as SkLinear
 from sklearn.linear_model import Ridge as SkRidge
 from sklearn.linear_model import RidgeCV as SkRidgeCV
 
-from brainpipe.regression import ALPHA_LIST, REGRESSIONS, make_regression, resolve_device
-from brainpipe.stats import pearson_columns
+from brainpipe.neural.regression import ALPHA_LIST, REGRESSIONS, make_regression, resolve_device
+from brainpipe.neural.stats import pearson_columns
 
 
 def structured(n, p, m, rank=8, seed=0, dtype=np.float64):
@@ -143,7 +143,7 @@ def test_neuron_to_neuron():
 
 def test_neuron_to_neuron_undefined_r_raises():
     """No defined r -> an error, as Brain-Score's nanargmax (All-NaN slice) raises; never column 0 or a number."""
-    from brainpipe.regression import UndefinedCorrelationError
+    from brainpipe.neural.regression import UndefinedCorrelationError
 
     rng = np.random.default_rng(2)
     X, Y = rng.standard_normal((40, 6)), rng.standard_normal((40, 5))
@@ -241,13 +241,13 @@ def test_cuda_pls_paths_match_cpu(solver):
 
 def _fold(n, seed=0):
     """A real Brain-Score fold: StratifiedShuffleSplit (train .9) over 8 'object' labels."""
-    from brainpipe.splits import cv_splits
+    from brainpipe.neural.splits import cv_splits
 
     return cv_splits(n, np.arange(n) % 8, n_splits=10, train_size=0.9, random_state=1)[seed]
 
 
 def test_gram_matches_float64_product():
-    from brainpipe.regression import gram
+    from brainpipe.neural.regression import gram
 
     for dtype, shape in [(np.float32, (70, 300)), (np.float64, (50, 20)), (np.float32, (600, 40))]:
         X, _ = structured(*shape, 3, dtype=dtype)
@@ -265,7 +265,7 @@ def test_gram_matches_float64_product():
 @pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv", "linear"])
 def test_fit_predict_gram_matches_fit_predict(name, shape, dtype):
     """The Gram path equals make_regression(...).fit(X[train]).predict(X[test]) and sklearn's."""
-    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.neural.regression import fit_predict_gram, gram
 
     X, Y = structured(*shape, dtype=dtype)
     train, test = _fold(len(X))
@@ -292,7 +292,7 @@ def test_fit_predict_gram_matches_fit_predict(name, shape, dtype):
 def test_fit_predict_gram_shift_invariant_and_ridgecv_alpha_range():
     """Any fixed shift of X (gram(center=True), or a large offset) gives the same fold predictions;
     ridgecv picks sklearn's alpha as the optimum moves through the list."""
-    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.neural.regression import fit_predict_gram, gram
 
     X, Y = structured(200, 500, 10, seed=2)
     train, test = _fold(len(X), seed=4)
@@ -314,7 +314,7 @@ def test_fit_predict_gram_shift_invariant_and_ridgecv_alpha_range():
 
 def test_fit_predict_gram_peer_pls_self_prediction_and_errors():
     """brainscore peer test (30x25 X -> X, pls r ≈ 1) through the Gram path; bad input raises."""
-    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.neural.regression import fit_predict_gram, gram
 
     rng = np.random.default_rng(0)
     x = (np.arange(750).reshape(30, 25) + rng.standard_normal((30, 25))).astype(np.float32)
@@ -342,8 +342,8 @@ def test_fit_predict_gram_peer_pls_self_prediction_and_errors():
 @pytest.mark.parametrize("name", ["pls", "ridge", "ridgecv", "linear"])
 def test_cuda_gram_path_matches_cpu(name):
     """The Gram computed on a GPU (torch) is the CPU's (numpy), and fits from either agree."""
-    from brainpipe.gram_fit import cpu_gram
-    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.neural.gram_fit import cpu_gram
+    from brainpipe.neural.regression import fit_predict_gram, gram
 
     X, Y = structured(200, 300, 20, dtype=np.float32)
     train, test = _fold(len(X))
@@ -386,7 +386,7 @@ def test_ill_conditioned_sources_match_sklearn(shape, cond, dtype):
     held-out predictions off by 60-110 % of their scale and r by 0.3-0.8 from cond 1e3 on (both paths
     for linear, the activations path for ridgecv with n > p).
     """
-    from brainpipe.regression import fit_predict_gram, gram
+    from brainpipe.neural.regression import fit_predict_gram, gram
 
     n, p = shape
     perm = np.random.default_rng(1).permutation(n)
@@ -419,7 +419,7 @@ def test_ill_conditioned_sources_match_sklearn(shape, cond, dtype):
 def test_centred_kernels_in_blocks_are_the_whole_matrix_expressions_bitwise(n):
     """centred_kernels symmetrises and centres in place, block by block (no n×n temporaries): the same bits as
     (K + Kᵀ)/2 and K - (r_i + r_j) + g written over the whole matrix, for an asymmetric G (e.g. a GPU Gram)."""
-    from brainpipe.gram_fit import centred_kernels
+    from brainpipe.neural.gram_fit import centred_kernels
 
     rng = np.random.default_rng(n)
     X = rng.standard_normal((n + 40, 7))

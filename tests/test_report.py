@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from brainpipe import report
+from brainpipe.pipeline import report
 
 V4, IT = "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from brainpipe import benchmarks, report
+from brainpipe import benchmarks
+from brainpipe.pipeline import report
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_json, write_json

@@ -1,4 +1,4 @@
-"""Tests for brainpipe.representational against independent references (scipy, closed forms written here) and
+"""Tests for brainpipe.neural.representational against independent references (scipy, closed forms written here) and
 Brain-Score's own peer tests (brainscore_vision/metrics/{rdm,cka,internal_consistency}/test.py)."""
 
 import numpy as np
@@ -8,7 +8,7 @@ from numpy.random import RandomState
 from scipy.spatial.distance import pdist, squareform
 
 # imported as a module: a bare `from ... import test_only_splits` would be collected by pytest as a test
-import brainpipe.representational as rep
+import brainpipe.neural.representational as rep
 
 
 # ------------------------------------------------------------------------------------------------ references

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from brainpipe.benchmarks import parse
-from brainpipe.scoring import aggregate, fold_summary
+from brainpipe.pipeline.scoring import aggregate, fold_summary
 
 FOLDS = [
     {"fold": 2, "values": [0.1, 0.5, 0.3]},           # median 0.3

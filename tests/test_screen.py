@@ -1,4 +1,4 @@
-"""brainpipe.screen against Brain-Score's place_on_screen rule (brain-score/vision brainscore_vision/benchmark_helpers/screen.py).
+"""brainpipe.data.screen against Brain-Score's place_on_screen rule (brain-score/vision brainscore_vision/benchmark_helpers/screen.py).
 
 ratio = target/source degrees; target size = numpy round (half to even) of ratio × size; ratio ≥ 1 pastes the
 unscaled image centred on a (128, 128, 128) canvas; ratio < 1 centre-crops.
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from brainpipe.screen import GRAY, apply_ratio, place_on_screen, placed_identifier
+from brainpipe.data.screen import GRAY, apply_ratio, place_on_screen, placed_identifier
 
 
 def noise_image(width, height, seed=0, mode="RGB"):

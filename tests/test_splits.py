@@ -1,10 +1,10 @@
-"""brainpipe.splits.cv_splits against scikit-learn's splitters with Brain-Score's defaults (brain-score/vision brainscore_vision/metric_helpers/transformations.py)."""
+"""brainpipe.neural.splits.cv_splits against scikit-learn's splitters with Brain-Score's defaults (brain-score/vision brainscore_vision/metric_helpers/transformations.py)."""
 
 import numpy as np
 import pytest
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 
-from brainpipe.splits import cv_splits
+from brainpipe.neural.splits import cv_splits
 
 
 def sorted_labels(n_objects=5, per_object=10, seed=0):
@@ -112,7 +112,7 @@ def test_fold_too_few_stimuli_names_benchmark_and_settings():
     import xarray as xr
 
     from brainpipe.benchmarks import parse
-    from brainpipe.metrics import fold_indices
+    from brainpipe.neural.metrics import fold_indices
 
     target = xr.DataArray(np.zeros((12, 2)), dims=("presentation", "neuroid"),
                           coords={"stimulus_id": ("presentation", [f"s{k:02d}" for k in range(12)]),

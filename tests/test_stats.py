@@ -1,10 +1,10 @@
-"""brainpipe.stats against scipy / hand formulas."""
+"""brainpipe.neural.stats against scipy / hand formulas."""
 
 import numpy as np
 import pytest
 import scipy.stats
 
-from brainpipe.stats import pearson_columns, sem, spearman_brown
+from brainpipe.neural.stats import pearson_columns, sem, spearman_brown
 
 
 def test_pearson_matches_scipy():

@@ -1,11 +1,11 @@
-"""brainpipe.stimuli: the on-disk stimulus-set format and Brain-Score's RGB loading rule."""
+"""brainpipe.data.stimuli: the on-disk stimulus-set format and Brain-Score's RGB loading rule."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
 
-from brainpipe.stimuli import CSV_NAME, load_image, read_stimulus_set, write_stimulus_table
+from brainpipe.data.stimuli import CSV_NAME, load_image, read_stimulus_set, write_stimulus_table
 
 
 def make_set(folder, ids=("0015b49a", "00ff", "abc"), extra=None):

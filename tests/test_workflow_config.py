@@ -1,10 +1,10 @@
-"""brainpipe.workflow_config.check_config: unknown names fail with the config key named."""
+"""brainpipe.pipeline.workflow_config.check_config: unknown names fail with the config key named."""
 
 import copy
 
 import pytest
 
-from brainpipe.workflow_config import ConfigError, architecture_layers, check_config, layers_for_sweep, leaf_layers
+from brainpipe.pipeline.workflow_config import ConfigError, architecture_layers, check_config, layers_for_sweep, leaf_layers
 
 ALEXNET_LAYERS = {"V1": "features.2", "V2": "features.7", "V4": "features.7", "IT": "features.12"}
 BASE = {
@@ -88,13 +88,37 @@ def test_layers():
 
 
 def test_library_code_fingerprint_follows_module_content():
-    from brainpipe.workflow_config import library_code
+    from brainpipe.pipeline.workflow_config import library_code
 
-    assert library_code("demo") == library_code("demo")
-    assert library_code("demo") != library_code("screen")
-    assert library_code("demo", "screen") != library_code("demo")
+    assert library_code("data/demo") == library_code("data/demo")
+    assert library_code("data/demo") != library_code("data/screen")
+    assert library_code("data/demo", "data/screen") != library_code("data/demo")
     with pytest.raises(FileNotFoundError):
         library_code("no_such_module")
+
+
+def test_fingerprint_does_not_change_when_a_module_moves_package(tmp_path):
+    """Moving neural/stats.py into another package (and rewriting the imports of it, relative or absolute) leaves
+    the fingerprint of the modules that import it unchanged; changing what they import or compute changes it."""
+    import shutil
+
+    from brainpipe.pipeline.workflow_config import LIBRARY_ROOT, canonical_source
+
+    copy = tmp_path / "brainpipe"
+    shutil.copytree(LIBRARY_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = {name: canonical_source(copy / name, copy) for name in ("neural/ceiling.py", "neural/metrics.py")}
+    (copy / "neural/stats.py").rename(copy / "data/stats.py")
+    ceiling = copy / "neural/ceiling.py"
+    assert "from .stats import" in ceiling.read_text()
+    ceiling.write_text(ceiling.read_text().replace("from .stats import", "from brainpipe.data.stats import"))
+    metrics = copy / "neural/metrics.py"
+    metrics.write_text(metrics.read_text().replace("from .stats import", "from ..data.stats import"))
+    assert canonical_source(ceiling, copy) == before["neural/ceiling.py"]
+    assert canonical_source(metrics, copy) == before["neural/metrics.py"]
+    ceiling.write_text(ceiling.read_text().replace("stats import pearson_columns, sem,", "stats import pearson_columns,"))
+    assert canonical_source(ceiling, copy) != before["neural/ceiling.py"]  # another name imported
+    metrics.write_text(metrics.read_text() + "\nSPLIT_COORD = 'other'\n")
+    assert canonical_source(metrics, copy) != before["neural/metrics.py"]
 
 
 # ---- Structure: unknown keys with the nearest valid one, empty grids, reserved model names, YAML syntax ----
@@ -107,7 +131,7 @@ from pathlib import Path
 
 import yaml
 
-from brainpipe.workflow_config import RESULT_FILES, RESULT_FOLDERS, check_config_structure, check_yaml_file
+from brainpipe.pipeline.workflow_config import RESULT_FILES, RESULT_FOLDERS, check_config_structure, check_yaml_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"

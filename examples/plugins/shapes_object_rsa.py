@@ -16,7 +16,7 @@ Use it with, in config/config.yaml:
 import numpy as np
 
 from brainpipe.benchmarks import CustomBenchmark
-from brainpipe.representational import rdm, rdm_similarity
+from brainpipe.neural.representational import rdm, rdm_similarity
 
 OBJECT = "object_name"
 

@@ -4,7 +4,7 @@ A plain library (no Snakemake imports). The Snakemake workflow in ``workflow/`` 
 a Python user can call the same functions in-process.
 """
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: F401
 
 __all__ = ["load_benchmark", "load_model", "score", "Score", "import_torchvision"]
 
@@ -13,7 +13,7 @@ def __getattr__(name):
     """``brainpipe.score`` / ``load_model`` / ``load_benchmark`` / ``Score`` (brainpipe.api), imported on first use
     so that ``import brainpipe`` stays light for workflow jobs."""
     if name == "import_torchvision":  # torchvision with the op-schema guard this project's pinned wheels need
-        from ._torchvision import import_torchvision
+        from .models._torchvision import import_torchvision
 
         return import_torchvision
     if name in __all__:

@@ -71,9 +71,9 @@ def load_benchmark(identifier: str, config=None):
 
 
 def load_model(name_or_spec, config=None, device="auto"):
-    """A :class:`brainpipe.models.BrainModel` from a model_zoo name or a spec dict (Brain-Score's BrainModel
+    """A :class:`brainpipe.models.brain_model.BrainModel` from a model_zoo name or a spec dict (Brain-Score's BrainModel
     interface: ``visual_degrees()``, ``start_recording(region, time_bins)``, ``look_at(stimuli)``)."""
-    from .models import BrainModel
+    from .models.brain_model import BrainModel
 
     if isinstance(name_or_spec, str):
         zoo = _config(config).get("model_zoo") or {}
@@ -187,9 +187,9 @@ def _inprocess_entry(model, name, keys):
     cannot build the model to check them)."""
     import torch
 
-    from . import model_sources as sources
-    from .preprocessing import ImagePreprocessing
-    from .workflow_config import _nearest
+    from .models import model_sources as sources
+    from .models.preprocessing import ImagePreprocessing
+    from .pipeline.workflow_config import _nearest
 
     where = f"brainpipe.score(name={name!r})"
     if isinstance(model, torch.nn.Module):
@@ -296,8 +296,8 @@ def _session_token(model) -> bytes:
 def _targets(name, benchmark, config):
     """(activations folder, stimulus folder, layers) of the activations job the score of ``name`` needs: as
     workflow/rules/common.smk's activations_dir, stimuli_folder and model_layers compute them."""
-    from . import screen
-    from .workflow_config import layers_for_sweep, load_registry
+    from .data import screen
+    from .pipeline.workflow_config import layers_for_sweep, load_registry
 
     registry = load_registry(config)
     settings = (config.get("benchmark_settings") or {}).get(benchmark)
@@ -342,8 +342,8 @@ def _extract(model, name, config, stimuli, destination, layers, device):
     batch size, decode workers and torch threads (the rule's 2), so the numbers equal the job's."""
     import torch
 
-    from .activations import extract_to_folder
-    from .models import ActivationsModel, BrainModelActivations
+    from .models.activations import extract_to_folder
+    from .models.brain_model import ActivationsModel, BrainModelActivations
 
     spec = config["model_zoo"][name]
     device = device or config.get("device", "auto")

@@ -19,7 +19,8 @@ from pathlib import Path
 import yaml
 
 from . import benchmarks as bench
-from . import catalog
+from ._version import __version__
+from .data import catalog
 
 DEFAULT_CONFIG = "config/config.yaml"
 
@@ -117,13 +118,13 @@ def list_data(config: dict, out=None) -> None:
             return f"local file {local[remote.name]} (data.local_files)"
         return str(catalog.cache_path(remote, cache_dir))
 
-    for key, entry in catalog.DEFAULT.assemblies.items():
+    for key, entry in bench.default_catalog().assemblies.items():
         mark = "used by brainpipe's benchmarks" if key in used else "not used by a benchmark family"
         print(f"assembly {key}  ({entry.identifier}; {mark})", file=out)
         print(f"  {entry.file.name}  sha1 {entry.file.sha1}", file=out)
         print(f"    -> {where(entry.file)}", file=out)
         print(f"  merged with stimulus set {entry.stimulus_set} -> resources/assemblies/{key}.nc", file=out)
-    for key, entry in catalog.DEFAULT.stimulus_sets.items():
+    for key, entry in bench.default_catalog().stimulus_sets.items():
         print(f"stimulus set {key}", file=out)
         for remote in (entry.csv, entry.zip):
             print(f"  {remote.name}  sha1 {remote.sha1}", file=out)
@@ -177,6 +178,7 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brainpipe", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"brainpipe {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("list", "benchmark identifiers and the config's models"),
                        ("data", "downloadable data files, their sha1s and where they land")):
@@ -250,7 +252,7 @@ def _package_parser(commands) -> None:
 
 
 def package_data(args, out=None) -> int:
-    from .packaging import PackagingError, package
+    from .pipeline.packaging import PackagingError, package
 
     out = out or sys.stdout
     try:
@@ -267,7 +269,7 @@ def package_data(args, out=None) -> int:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "commit-layers":
-        from .layer_commitment import CommitError, commit_layers
+        from .pipeline.layer_commitment import CommitError, commit_layers
 
         layers = args.layers if args.layers in (None, "all") else args.layers.split(",")
         try:

@@ -1,6 +1,6 @@
 # Stage 4: one batched forward pass per (model, stimulus folder), capturing every layer any benchmark needs,
 # written as one NetCDF per layer.
-from brainpipe.model_sources import model_definition, source_sha1, weights_sha256
+from brainpipe.models.model_sources import model_definition, source_sha1, weights_sha256
 
 
 rule activations:
@@ -9,7 +9,7 @@ rule activations:
     output:
         directory("results/activations/{model}/{stimuli}"),
     params:
-        code=library_code("models", "model_sources", "preprocessing", "activations", "stimuli", "_torchvision"),
+        code=library_code("models/brain_model", "models/model_sources", "models/preprocessing", "models/activations", "data/stimuli", "models/_torchvision"),
         architecture=lambda wildcards: get_model(wildcards.model)["architecture"],
         weights=lambda wildcards: get_model(wildcards.model).get("weights"),
         seed=lambda wildcards: get_model(wildcards.model).get("seed", 0),
@@ -29,7 +29,7 @@ rule activations:
         runtime=60,
         gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
     benchmark:
-        "results/benchmarks/activations/{model}/{stimuli}.tsv"
+        "logs/timing/activations/{model}/{stimuli}.tsv"
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -8,7 +8,7 @@ rule demo_assembly:
     output:
         "resources/assemblies/SyntheticShapes.nc",
     params:
-        code=library_code("demo", "stimuli"),
+        code=library_code("data/demo", "data/stimuli"),
         simulation=lambda wildcards: {k: config["synthetic_shapes"][k]
                                       for k in ("neuroids", "repetitions", "noise", "seed")
                                       if k in config["synthetic_shapes"]},
@@ -27,7 +27,7 @@ rule prepare_assembly:
         target="results/assemblies/{dataset}/{region}-{timing}/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-{timing}/repetitions.nc",
     params:
-        code=library_code("assembly"),
+        code=library_code("data/assembly"),
         time_window=lambda wildcards: prepare_window(wildcards)[0],
         bin_size=lambda wildcards: prepare_window(wildcards)[1],
     resources:
@@ -35,7 +35,7 @@ rule prepare_assembly:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/prepare_assembly/{dataset}/{region}-{timing}.tsv"
+        "logs/timing/prepare_assembly/{dataset}/{region}-{timing}.tsv"
     log:
         "logs/prepare_assembly/{dataset}/{region}-{timing}.log",
     script:

@@ -11,12 +11,12 @@ rule demo_behaviour:
     output:
         "resources/assemblies/SyntheticShapesBehaviour.nc",
     params:
-        code=library_code("behaviour/demo", "stimuli"),
+        code=library_code("behaviour/demo", "data/stimuli"),
         seed=lambda wildcards: config["synthetic_shapes"].get("seed", 0),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/demo_behaviour/SyntheticShapesBehaviour.tsv"
+        "logs/timing/demo_behaviour/SyntheticShapesBehaviour.tsv"
     log:
         "logs/demo_behaviour.log",
     script:
@@ -36,7 +36,7 @@ rule prepare_behaviour:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/prepare_behaviour/{dataset}.tsv"
+        "logs/timing/prepare_behaviour/{dataset}.tsv"
     log:
         "logs/prepare_behaviour/{dataset}.log",
     script:
@@ -49,7 +49,7 @@ rule behaviour_task:
     output:
         "results/behaviour/{model}/{task}/{stimuli}.nc",
     params:
-        code=library_code("behaviour/stages", "behaviour/tasks", "stimuli"),
+        code=library_code("behaviour/stages", "behaviour/tasks", "data/stimuli"),
         spec=behaviour_task_spec,
     wildcard_constraints:
         task="[^/]+",
@@ -59,7 +59,7 @@ rule behaviour_task:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/behaviour_task/{model}/{task}/{stimuli}.tsv"
+        "logs/timing/behaviour_task/{model}/{task}/{stimuli}.tsv"
     log:
         "logs/behaviour_task/{model}/{task}/{stimuli}.log",
     script:

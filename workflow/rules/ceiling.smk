@@ -7,7 +7,7 @@ rule ceiling:
     output:
         "results/ceilings/{benchmark}.json",
     params:
-        code=library_code("ceiling", "assembly", "representational", "stats", "benchmarks/custom",
+        code=library_code("neural/ceiling", "data/assembly", "neural/representational", "neural/stats", "benchmarks/custom",
                           "behaviour/stages", "behaviour/i1i2", "behaviour/error_consistency", "behaviour/accuracy"),
         definition=benchmark_definition,
         fixed=lambda wildcards: get_benchmark(wildcards.benchmark).family.ceiling,
@@ -19,7 +19,7 @@ rule ceiling:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/ceiling/{benchmark}.tsv"
+        "logs/timing/ceiling/{benchmark}.tsv"
     log:
         "logs/ceiling/{benchmark}.log",
     script:

@@ -7,10 +7,11 @@ from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
-from brainpipe import parse_cache, screen
-from brainpipe.metrics import uses_gram
+from brainpipe.pipeline import parse_cache
+from brainpipe.data import screen
+from brainpipe.neural.metrics import uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
-from brainpipe.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
+from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
                                        layers_for_sweep, library_code, load_registry)
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
@@ -20,7 +21,7 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 validate(config, schema=str(CONFIG_SCHEMA))  # passes now; fills in the schema's defaults
 if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
-    # architectures' layer names and weights checks that passed before are kept here (src/brainpipe/parse_cache.py)
+    # architectures' layer names and weights checks that passed before are kept here (src/brainpipe/pipeline/parse_cache.py)
     parse_cache.use(Path(".snakemake/brainpipe/parse_cache.json"))
     try:
         check_config(config)  # builds each model's architecture to check layer names (~1 s per model, uncached)

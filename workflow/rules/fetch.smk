@@ -2,7 +2,7 @@
 # write for SyntheticShapes, so every later stage is the same for real and simulated data.
 #   snakemake --cores 1 fetch     pre-fetch everything the config grid needs (e.g. on a login node)
 # Downloads land in <data.cache_dir>/<sha1>/<file> and are checked against the catalog's sha1
-# (src/brainpipe/catalog.py); a cached file with the right sha1 is never downloaded again.
+# (src/brainpipe/data/catalog.py); a cached file with the right sha1 is never downloaded again.
 #
 # Rerun policy: the sha1s are params (a catalog or checksum change reruns the fetch and everything after it).
 # Where the files come from (data.base_url or $BRAINPIPE_DATA_URL, data.cache_dir, data.local_files) is read
@@ -10,7 +10,7 @@
 # checked) cannot change a result, so it must not re-extract activations of every model.
 import re
 
-from brainpipe import catalog as brainio_catalog
+from brainpipe.data import catalog as brainio_catalog
 
 
 try:  # the catalog, with the test-only checksum overrides of config data.checksums_override applied
@@ -44,7 +44,7 @@ rule fetch_stimuli:
     output:
         directory("resources/stimuli/{stimulus_set}"),
     params:
-        code=library_code("fetch", "catalog", "stimuli"),
+        code=library_code("data/fetch", "data/catalog", "data/stimuli"),
         # object name -> sha1: a catalog or checksum change reruns the job (and everything downstream)
         files=lambda wildcards: {remote.name: remote.sha1 for remote in
                                  (CATALOG.stimulus_set(wildcards.stimulus_set).csv,
@@ -57,7 +57,7 @@ rule fetch_stimuli:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/fetch_stimuli/{stimulus_set}.tsv"
+        "logs/timing/fetch_stimuli/{stimulus_set}.tsv"
     log:
         "logs/fetch_stimuli/{stimulus_set}.log",
     script:
@@ -71,7 +71,7 @@ rule fetch_assembly:
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        code=library_code("fetch", "catalog", "behaviour/data"),
+        code=library_code("data/fetch", "data/catalog", "behaviour/data"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,
@@ -89,7 +89,7 @@ rule fetch_assembly:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/fetch_assembly/{dataset}.tsv"
+        "logs/timing/fetch_assembly/{dataset}.tsv"
     log:
         "logs/fetch_assembly/{dataset}.log",
     script:

@@ -9,8 +9,8 @@ rule fit_fold:
     output:
         "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
     params:
-        code=library_code("metrics", "regression", "gram_fit", "devices", "netcdf_arrays", "representational",
-                          "splits", "stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
+        code=library_code("neural/metrics", "neural/regression", "neural/gram_fit", "models/devices", "io/netcdf_arrays", "neural/representational",
+                          "neural/splits", "neural/stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
                           "behaviour/error_consistency", "behaviour/accuracy", "behaviour/odd_one_out"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
@@ -23,7 +23,7 @@ rule fit_fold:
         mem_mb=lambda wildcards, input: mb([fold_source_file(wildcards, input), input.target], factor=3),
         runtime=30,
     benchmark:
-        "results/benchmarks/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"
+        "logs/timing/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -9,7 +9,7 @@ rule gram:
     output:
         "results/gram/{model}/{stimuli}/{layer}.nc",
     params:
-        code=library_code("regression", "gram_fit", "devices", "metrics"),
+        code=library_code("neural/regression", "neural/gram_fit", "models/devices", "neural/metrics"),
         device=config.get("device", "auto"),
     wildcard_constraints:
         stimuli="[^/]+",
@@ -18,7 +18,7 @@ rule gram:
         mem_mb=lambda wildcards, input: mb([f"{input[0]}/{wildcards.layer}.nc"], factor=1.5),
         runtime=30,
     benchmark:
-        "results/benchmarks/gram/{model}/{stimuli}/{layer}.tsv"
+        "logs/timing/gram/{model}/{stimuli}/{layer}.tsv"
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -8,7 +8,7 @@ rule place_on_screen:
     output:
         directory("results/stimuli_on_screen/{stimulus_set}--target{target}--source{source}"),
     params:
-        code=library_code("screen", "stimuli"),
+        code=library_code("data/screen", "data/stimuli"),
         target=lambda wildcards: float(wildcards.target),
         source=lambda wildcards: float(wildcards.source),
     wildcard_constraints:
@@ -18,7 +18,7 @@ rule place_on_screen:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/place_on_screen/{stimulus_set}--target{target}--source{source}.tsv"
+        "logs/timing/place_on_screen/{stimulus_set}--target{target}--source{source}.tsv"
     log:
         "logs/place_on_screen/{stimulus_set}--target{target}--source{source}.log",
     script:

@@ -1,7 +1,7 @@
 # Stage 8: the report. Per-layer sweep tables, the leaderboard (CSV + HTML) and figures, registered for
-# `snakemake --report report.html`. Table and figure logic: src/brainpipe/report.py. Partial target: plots.
-from brainpipe import report as reporting
-from brainpipe.workflow_config import architecture_layers
+# `snakemake --report report.html`. Table and figure logic: src/brainpipe/pipeline/report.py. Partial target: plots.
+from brainpipe.pipeline import report as reporting
+from brainpipe.pipeline.workflow_config import architecture_layers
 
 
 rule sweep_table:
@@ -84,7 +84,7 @@ REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["be
 
 
 rule conditions_plot:
-    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/report.py)."""
+    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/pipeline/report.py)."""
     input:
         lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset),
     output:

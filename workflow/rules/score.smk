@@ -9,19 +9,19 @@ rule score_layer:
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("scoring", "benchmarks/base", "behaviour/stages", "behaviour/normalise"),
+        code=library_code("pipeline/scoring", "benchmarks/base", "behaviour/stages", "behaviour/normalise"),
         definition=benchmark_definition,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/score_layer/{model}/{benchmark}/{layer}.tsv"
+        "logs/timing/score_layer/{model}/{benchmark}/{layer}.tsv"
     log:
         "logs/score_layer/{model}/{benchmark}/{layer}.log",
     script:
         "../scripts/score_layer.py"
 
 
-from brainpipe.model_sources import model_provenance
+from brainpipe.models.model_sources import model_provenance
 
 
 rule score:
@@ -45,7 +45,7 @@ rule score:
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
-        "results/benchmarks/score/{model}/{benchmark}.tsv"
+        "logs/timing/score/{model}/{benchmark}.tsv"
     log:
         "logs/score/{model}/{benchmark}.log",
     script:

@@ -6,7 +6,7 @@ rule demo_stimuli:
     output:
         directory("resources/stimuli/SyntheticShapes"),
     params:
-        code=library_code("demo", "stimuli"),
+        code=library_code("data/demo", "data/stimuli"),
         shapes=lambda wildcards: {k: v for k, v in config["synthetic_shapes"].items()
                                   if k in ("categories", "objects_per_category", "images_per_object",
                                            "image_size", "seed")},

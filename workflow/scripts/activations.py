@@ -6,9 +6,9 @@ folder appears only once every file is complete.
 
 import torch
 
-from brainpipe.activations import extract_to_folder
-from brainpipe.logs import logged
-from brainpipe.models import load_activations_model
+from brainpipe.models.activations import extract_to_folder
+from brainpipe.pipeline.logs import logged
+from brainpipe.models.brain_model import load_activations_model
 
 with logged(snakemake.log[0], "activations") as log:
     torch.set_num_threads(snakemake.threads)

@@ -7,8 +7,8 @@ import pandas as pd
 
 from brainpipe.behaviour import stages
 from brainpipe.io import read_netcdf, write_netcdf
-from brainpipe.logs import logged
-from brainpipe.stimuli import CSV_NAME
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.stimuli import CSV_NAME
 
 with logged(snakemake.log[0], "behaviour_task") as log:
     inputs, p = snakemake.input, snakemake.params

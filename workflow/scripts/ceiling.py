@@ -4,9 +4,9 @@ import numpy as np
 
 from brainpipe import benchmarks
 from brainpipe.benchmarks.custom import checked_result
-from brainpipe.ceiling import internal_consistency
+from brainpipe.neural.ceiling import internal_consistency
 from brainpipe.io import read_netcdf, write_json
-from brainpipe.logs import logged
+from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "ceiling"):
     p = snakemake.params
@@ -40,7 +40,7 @@ with logged(snakemake.log[0], "ceiling"):
         result.setdefault("error", 0.0)
         result["method"] = f"custom ({where})"
     else:
-        from brainpipe.representational import representational_ceiling
+        from brainpipe.neural.representational import representational_ceiling
 
         _, stimulus_index = np.unique(trials["stimulus_id"].values.astype(str), return_inverse=True)
         result = representational_ceiling(p.method, trials.transpose("presentation", "neuroid").values,

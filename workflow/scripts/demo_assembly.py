@@ -1,9 +1,9 @@
 """Simulate SyntheticShapes recordings for the drawn stimuli."""
 
-from brainpipe import demo
+from brainpipe.data import demo
 from brainpipe.io import write_netcdf
-from brainpipe.logs import logged
-from brainpipe.stimuli import load_image, read_stimulus_set
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.stimuli import load_image, read_stimulus_set
 
 with logged(snakemake.log[0], "demo_assembly"):
     table = read_stimulus_set(snakemake.input[0])

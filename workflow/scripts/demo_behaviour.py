@@ -2,8 +2,8 @@
 
 from brainpipe.behaviour import demo
 from brainpipe.io import write_netcdf
-from brainpipe.logs import logged
-from brainpipe.stimuli import read_stimulus_set
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.stimuli import read_stimulus_set
 
 with logged(snakemake.log[0], "demo_behaviour"):
     table = read_stimulus_set(snakemake.input[0], check_files=False)

@@ -1,9 +1,9 @@
 """Draw the SyntheticShapes stimulus set (brainpipe's offline demo)."""
 
-from brainpipe import demo
+from brainpipe.data import demo
 from brainpipe.io import atomic_directory
-from brainpipe.logs import logged
-from brainpipe.stimuli import write_stimulus_table
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.stimuli import write_stimulus_table
 
 with logged(snakemake.log[0], "demo_stimuli"):
     table, images = demo.generate_stimuli(**snakemake.params.shapes)

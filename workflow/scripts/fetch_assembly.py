@@ -1,10 +1,11 @@
 """Download (or reuse from the cache) a Brain-Score assembly, merge its stimulus metadata, write it as NetCDF."""
 
-from brainpipe import benchmarks, catalog
-from brainpipe.fetch import fetch_file, load_assembly, timeout_s
+from brainpipe import benchmarks
+from brainpipe.data import catalog
+from brainpipe.data.fetch import fetch_file, load_assembly, timeout_s
 from brainpipe.io import write_netcdf
-from brainpipe.logs import logged
-from brainpipe.stimuli import CSV_NAME
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.stimuli import CSV_NAME
 
 with logged(snakemake.log[0], "fetch_assembly") as log:
     data = snakemake.config.get("data") or {}

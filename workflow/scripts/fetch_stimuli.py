@@ -1,8 +1,9 @@
 """Download (or reuse from the cache) a Brain-Score stimulus set and write it as a brainpipe stimulus folder."""
 
-from brainpipe import benchmarks, catalog
-from brainpipe.fetch import fetch_stimulus_set, max_unpacked_bytes, timeout_s
-from brainpipe.logs import logged
+from brainpipe import benchmarks
+from brainpipe.data import catalog
+from brainpipe.data.fetch import fetch_stimulus_set, max_unpacked_bytes, timeout_s
+from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "fetch_stimuli") as log:
     data = snakemake.config.get("data") or {}

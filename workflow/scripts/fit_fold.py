@@ -5,11 +5,11 @@ import time
 from threadpoolctl import threadpool_limits
 
 from brainpipe import benchmarks
-from brainpipe.devices import resolve_device
+from brainpipe.models.devices import resolve_device
 from brainpipe.io import read_netcdf, write_json
-from brainpipe.logs import logged
-from brainpipe.metrics import run_fold, run_fold_gram, uses_gram
-from brainpipe.netcdf_arrays import read_arrays
+from brainpipe.pipeline.logs import logged
+from brainpipe.neural.metrics import run_fold, run_fold_gram, uses_gram
+from brainpipe.io.netcdf_arrays import read_arrays
 
 with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
     w, p = snakemake.wildcards, snakemake.params
@@ -45,7 +45,7 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
         started = time.perf_counter()
         if benchmark.kind == "custom":  # a plugin's compare() on the layer's activations, in the target's order
             from brainpipe.benchmarks.custom import checked_result
-            from brainpipe.metrics import align
+            from brainpipe.neural.metrics import align
 
             source = read_netcdf(f"{snakemake.input.source}/{w.layer}.nc", required_coords=("stimulus_id",))
             where = benchmark.family.origin

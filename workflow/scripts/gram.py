@@ -4,10 +4,10 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from brainpipe.devices import resolve_device
+from brainpipe.models.devices import resolve_device
 from brainpipe.io import read_netcdf, write_netcdf
-from brainpipe.logs import logged
-from brainpipe.metrics import gram_matrix
+from brainpipe.pipeline.logs import logged
+from brainpipe.neural.metrics import gram_matrix
 
 # numpy's BLAS on the CPU (gram_fit.cpu_gram); torch only when the configured device resolves to a GPU
 with logged(snakemake.log[0], "gram"), threadpool_limits(snakemake.threads):

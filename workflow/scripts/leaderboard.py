@@ -4,8 +4,8 @@ last row) and a self-contained HTML page."""
 from pathlib import Path
 
 from brainpipe.io import atomic_path, read_json
-from brainpipe.logs import logged
-from brainpipe.report import leaderboard, leaderboard_html, write_leaderboard_csv
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.report import leaderboard, leaderboard_html, write_leaderboard_csv
 
 with logged(snakemake.log[0], "leaderboard"):
     p = snakemake.params

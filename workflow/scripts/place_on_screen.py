@@ -1,8 +1,8 @@
 """Write a copy of a stimulus set placed on screen at the model's visual angle."""
 
 from brainpipe.io import atomic_directory
-from brainpipe.logs import logged
-from brainpipe.screen import place_on_screen
+from brainpipe.pipeline.logs import logged
+from brainpipe.data.screen import place_on_screen
 
 with logged(snakemake.log[0], "place_on_screen"):
     with atomic_directory(snakemake.output[0]) as folder:

@@ -2,8 +2,8 @@
 one data set's per-condition results (rule conditions_plot)."""
 
 from brainpipe.io import atomic_path, read_json
-from brainpipe.logs import logged
-from brainpipe.report import plot_conditions, plot_folds, plot_sweep, read_sweep_table
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.report import plot_conditions, plot_folds, plot_sweep, read_sweep_table
 
 with logged(snakemake.log[0], snakemake.rule):
     p = snakemake.params

@@ -1,8 +1,8 @@
 """Select a region and time window; write the repetition-averaged target and the per-trial copy."""
 
-from brainpipe import assembly
+from brainpipe.data import assembly
 from brainpipe.io import read_netcdf, write_netcdf
-from brainpipe.logs import logged
+from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "prepare_assembly"):
     source = snakemake.input[0]

@@ -2,7 +2,7 @@
 
 from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_netcdf, write_netcdf
-from brainpipe.logs import logged
+from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "prepare_behaviour"):
     raw = read_netcdf(snakemake.input[0], required_coords=("stimulus_id",))

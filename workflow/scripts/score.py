@@ -1,8 +1,8 @@
 """The headline score of a model on a benchmark: the committed layer's score, plus provenance."""
 
 from brainpipe.io import read_json, write_json
-from brainpipe.logs import logged
-from brainpipe.provenance import versions
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.provenance import versions
 
 with logged(snakemake.log[0], "score"):
     w, p = snakemake.wildcards, snakemake.params

@@ -2,8 +2,8 @@
 
 from brainpipe import benchmarks
 from brainpipe.io import read_json, write_json
-from brainpipe.logs import logged
-from brainpipe.scoring import aggregate
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.scoring import aggregate
 
 with logged(snakemake.log[0], "score_layer"):
     w = snakemake.wildcards

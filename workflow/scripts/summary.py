@@ -5,7 +5,7 @@ import sys
 import pandas as pd
 
 from brainpipe.io import atomic_path, read_json
-from brainpipe.logs import logged
+from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "summary"):
     rows = [read_json(path) for path in snakemake.input]

@@ -1,8 +1,8 @@
 """One model's per-layer scores on one benchmark, shallow to deep, with the committed and the best layer flagged."""
 
 from brainpipe.io import atomic_path, read_json
-from brainpipe.logs import logged
-from brainpipe.report import sweep_table, write_sweep_table
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.report import sweep_table, write_sweep_table
 
 with logged(snakemake.log[0], "sweep_table"):
     w, p = snakemake.wildcards, snakemake.params

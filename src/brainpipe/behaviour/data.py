@@ -1,7 +1,7 @@
 """Behavioural assemblies on disk: read a Brain-Score BehavioralAssembly file, merge its stimulus metadata, and
 prepare it for scoring (drop excluded conditions, check for missing values).
 
-``brainpipe.fetch.load_assembly`` reads neural assemblies (it requires a ``neuroid`` dimension); behavioural ones
+``brainpipe.data.fetch.load_assembly`` reads neural assemblies (it requires a ``neuroid`` dimension); behavioural ones
 have only ``presentation`` (one trial or one triplet per entry), so they are read here. The merge is brainio's
 ``StimulusMergeAssemblyLoader``: each stimulus column that is not already a coordinate is added along
 ``presentation`` by ``stimulus_id`` (a left join).
@@ -26,7 +26,7 @@ def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | 
     Raises ValueError naming the file when it cannot be read, has other dimensions, or lacks both
     ``stimulus_id`` and ``image_id`` (the legacy name, as brainio core's assemblies.py).
     """
-    from brainpipe.fetch import _column_values, _read_brainio_csv  # the neural loader's CSV reading and typing
+    from brainpipe.data.fetch import _column_values, _read_brainio_csv  # the neural loader's CSV reading and typing
 
     nc_path = Path(nc_path)
     try:

@@ -51,7 +51,7 @@ def _check_table(table: pd.DataFrame):
     missing = [c for c in ("stimulus_id", "category_name") if c not in table.columns]
     if missing:
         raise ValueError(f"stimulus table lacks column(s) {missing} (a SyntheticShapes table from "
-                         f"brainpipe.demo.generate_stimuli has them)")
+                         f"brainpipe.data.demo.generate_stimuli has them)")
 
 
 def simulate_labelling(table: pd.DataFrame, subjects: int = 4, skill: float = 1.2, seed: int = 0) -> xr.DataArray:

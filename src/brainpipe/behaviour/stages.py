@@ -1,6 +1,6 @@
 """The behavioural benchmark as workflow stages: the model's task on cached features, the raw score, the ceiling
 and the ceiled score, each with JSON-ready results. Used by workflow/scripts/behaviour_task.py, ceiling.py,
-fit_fold.py and brainpipe.scoring; usable from Python alike.
+fit_fold.py and brainpipe.pipeline.scoring; usable from Python alike.
 
 A benchmark here is a :class:`brainpipe.benchmarks.Benchmark` whose family declares ``behaviours`` (see
 brainpipe.benchmarks.base.Behaviour): the task the model performs, the metric, the ceiling and its normalisation.

@@ -6,17 +6,21 @@
 * ``custom.py``: the "custom" pattern (:class:`CustomBenchmark` in a Python file);
 * one module per built-in family: ``majajhong2015.py``, ``freemanziemba2013.py``, ``synthetic_shapes.py``.
 
-``parse(identifier)`` knows the built-in families; ``load(identifier, config)`` also the config's.
+``parse(identifier)`` knows the built-in families; ``load(identifier, config)`` also the config's;
+``default_catalog()`` lists the built-in families' data for download.
+
+May import: :mod:`brainpipe.data`, :mod:`brainpipe.neural`, :mod:`brainpipe.behaviour`, :mod:`brainpipe.models`,
+:mod:`brainpipe.io`. Never pipeline.
 """
 
-from brainpipe.benchmarks.base import (METRICS, REGRESSION_METRICS, REPRESENTATIONAL_METRICS, SETTING_DEFAULTS,
+from .base import (METRICS, REGRESSION_METRICS, REPRESENTATIONAL_METRICS, SETTING_DEFAULTS,
                                        SPLIT_METRICS, TEMPORAL_METRICS, Benchmark, Family, with_split)
-from brainpipe.benchmarks.custom import CustomBenchmark, PluginError
-from brainpipe.benchmarks.registry import IDENTIFIER, Registry, builtin, from_config
+from .custom import CustomBenchmark, PluginError
+from .registry import IDENTIFIER, Registry, builtin, default_catalog, from_config
 
 __all__ = ["METRICS", "REGRESSION_METRICS", "REPRESENTATIONAL_METRICS", "SETTING_DEFAULTS", "SPLIT_METRICS",
            "TEMPORAL_METRICS", "Benchmark", "CustomBenchmark", "Family", "IDENTIFIER", "PluginError", "Registry",
-           "builtin", "from_config", "load", "parse", "with_split", "FAMILIES"]
+           "builtin", "default_catalog", "from_config", "load", "parse", "with_split", "FAMILIES"]
 
 
 def parse(identifier, settings=None) -> Benchmark:

@@ -11,12 +11,15 @@ built-in modules in this package, ``benchmark_zoo:`` entries in the config, and 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field, replace
 
-REGRESSION_METRICS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
-SPLIT_METRICS = tuple(f"{m}_split" for m in REGRESSION_METRICS)  # fixed train/test split, no CV
-REPRESENTATIONAL_METRICS = ("rdm", "rdm_cv", "cka", "cka_biased", "cka_cv")
-TEMPORAL_METRICS = ("spantime_pls", "spantime_ridge")
+from brainpipe.neural.metric_names import (REGRESSION_METRICS, REPRESENTATIONAL_METRICS, SPLIT_METRICS,
+                                           TEMPORAL_METRICS)
+
+#: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
+#: (Ferguson2024tilted_line); the first '-' ends the family.
+IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+)$")
 METRICS = REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS
 
 #: Per-benchmark settings (config ``benchmark_settings``) and their defaults (brain-score/vision
@@ -230,8 +233,6 @@ def resolve_settings(identifier, family, settings=None):
 
 def build(identifier, families, settings=None) -> Benchmark:
     """Parse and check ``identifier`` against ``families`` (name → Family); ValueError naming what is unknown."""
-    from .registry import IDENTIFIER
-
     match = IDENTIFIER.match(identifier)
     if not match:
         raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>', e.g. MajajHong2015.IT-pls "

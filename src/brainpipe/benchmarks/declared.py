@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from brainpipe.benchmarks.base import METRICS, Family, closest
-from brainpipe.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
+from .base import METRICS, Family, closest
+from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 KEYS = {"stimuli", "assembly", "regions", "metrics", "visual_degrees", "number_of_trials", "time_window",
         "temporal_window", "temporal_bin", "stratification", "ceiling", "version", "parent", "bibtex", "notes",

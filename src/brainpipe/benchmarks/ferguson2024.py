@@ -13,8 +13,8 @@ Metric: metrics/value_delta/metric.py; integral and model choices: brainpipe.beh
 
 from typing import NamedTuple
 
-from brainpipe.benchmarks.base import Behaviour, Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Behaviour, Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/ferguson2024/benchmark.py",
            "brain-score/vision brainscore_vision/benchmarks/ferguson2024/helpers/helpers.py",

@@ -8,8 +8,8 @@ brainscore_vision/data/freemanziemba2013/__init__.py.
 
 from dataclasses import replace
 
-from brainpipe.benchmarks.base import Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/freemanziemba2013/benchmarks/benchmark.py",
            "brain-score/vision brainscore_vision/data/freemanziemba2013/__init__.py")

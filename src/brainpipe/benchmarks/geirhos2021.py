@@ -9,8 +9,8 @@ brainscore_vision/data/geirhos2021/__init__.py (object names, sha1s). Label task
 ImageNet class indices (model_helpers/brain_transformation/behavior.py ``LabelToImagenetIndices``).
 """
 
-from brainpipe.benchmarks.base import Behaviour, Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Behaviour, Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/geirhos2021/benchmark.py",
            "brain-score/vision brainscore_vision/data/geirhos2021/__init__.py",

@@ -13,8 +13,8 @@ Upstream indexes the stimulus set by position (``stimulus_set.loc[triplets]``, a
 image number); brainpipe looks the triplet ids up by ``stimulus_id`` (= ``image_no``), the same where that holds.
 """
 
-from brainpipe.benchmarks.base import Behaviour, Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Behaviour, Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/hebart2023/benchmark.py",
            "brain-score/vision brainscore_vision/data/hebart2023/__init__.py",

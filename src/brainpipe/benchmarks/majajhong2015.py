@@ -11,8 +11,8 @@ the public split unless ``data.splits: {MajajHong2015: private}`` and the privat
 
 from dataclasses import replace
 
-from brainpipe.benchmarks.base import Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/majajhong2015/__init__.py",
            "brain-score/vision brainscore_vision/data/majajhong2015/__init__.py")

@@ -10,8 +10,8 @@ and brainscore_vision/data/rajalingham2018/__init__.py (object names, sha1s). Me
 tests (as Brain-Score does; the task warns).
 """
 
-from brainpipe.benchmarks.base import Behaviour, Family
-from brainpipe.catalog import brainio_assembly, brainio_stimuli
+from .base import Behaviour, Family
+from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/rajalingham2018/benchmarks/benchmark.py",
            "brain-score/vision brainscore_vision/data/rajalingham2018/__init__.py",

@@ -18,18 +18,16 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
-import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from brainpipe.benchmarks.base import Benchmark, Family, build, with_split
-from brainpipe.benchmarks.custom import CustomBenchmark, PluginError, check_declaration
-from brainpipe.benchmarks.declared import declared_family
+from brainpipe.data.catalog import Catalog
 
-#: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
-#: (Ferguson2024tilted_line); the first '-' ends the family.
-IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+)$")
+from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401  (IDENTIFIER re-exported)
+from .custom import CustomBenchmark, PluginError, check_declaration
+from .declared import declared_family
+
 #: Modules of this package that are machinery, not families.
 _NOT_FAMILIES = {"base", "registry", "declared", "custom"}
 
@@ -73,10 +71,8 @@ def family_identifiers(family: Family):
 
 @functools.lru_cache(maxsize=1)
 def _builtin():
-    import brainpipe.benchmarks as package
-
     registry = Registry()
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
         if info.name in _NOT_FAMILIES or info.name.startswith("_"):
             continue
         module = importlib.import_module(f"brainpipe.benchmarks.{info.name}")
@@ -99,6 +95,12 @@ def builtin_data():
     """(assemblies, stimulus sets) declared by the built-in family modules: the default download catalog."""
     base = _builtin()
     return dict(base.assemblies), dict(base.stimulus_sets)
+
+
+@functools.lru_cache(maxsize=1)
+def default_catalog():
+    """The built-in families' data as a download catalog (:class:`brainpipe.data.catalog.Catalog`)."""
+    return Catalog(*builtin_data())
 
 
 def _load_file(path: Path):

@@ -13,7 +13,7 @@ the test images themselves (labels = ``category_name``), I2n against the first h
 by the split-half human consistency (r_k / √c_k, no clipping).
 """
 
-from brainpipe.benchmarks.base import Behaviour, Family
+from .base import Behaviour, Family
 
 FAMILIES = [
     Family(name="SyntheticShapes", dataset="SyntheticShapes", stimulus_set="SyntheticShapes", regions=("V4", "IT"),

@@ -1,0 +1,8 @@
+"""The neural metrics brainpipe computes, by kind: the metric suffix of a benchmark identifier
+(``MajajHong2015.IT-pls``). Benchmark definitions check identifiers against these; the fold runner dispatches on
+them."""
+
+REGRESSION_METRICS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
+SPLIT_METRICS = tuple(f"{m}_split" for m in REGRESSION_METRICS)  # fixed train/test split, no CV
+REPRESENTATIONAL_METRICS = ("rdm", "rdm_cv", "cka", "cka_biased", "cka_cv")
+TEMPORAL_METRICS = ("spantime_pls", "spantime_ridge")

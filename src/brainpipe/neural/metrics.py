@@ -1,0 +1,215 @@
+"""One fold of a metric: the unit of work the workflow runs as one job.
+
+Regression metrics (brain-score/vision metrics/regression_correlation/metric.py): fit on the fold's train
+stimuli, predict the test stimuli, Pearson r per neuroid. Representational metrics (metrics/rdm, metrics/cka):
+compare the two representations on the fold's stimuli. Temporal ``spantime_*`` metrics (brain-score/vision
+brainscore_vision/metric_helpers/temporal.py): one regression on (time_bin × stimulus) samples, r per neuroid per time bin.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+# Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
+# never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
+from .gram_fit import GRAM_REGRESSIONS
+from .metric_names import REGRESSION_METRICS, SPLIT_METRICS
+from .splits import cv_splits
+from .stats import pearson_columns
+
+if TYPE_CHECKING:  # xarray is imported where an array is built: a fold job fitted from a Gram never needs it
+    import xarray as xr
+
+
+
+class FoldBenchmark(Protocol):
+    """What a fold reads of a benchmark (a :class:`brainpipe.benchmarks.Benchmark`). Neural code does not import
+    the benchmark definitions: imports flow from benchmarks to neural, never back."""
+
+    identifier: str
+    kind: str
+    metric: str
+    n_folds: int
+    settings: dict
+    family: object
+
+
+SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
+
+
+def positions(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
+    """Index of each target stimulus (the target is sorted by stimulus_id) among the source's presentations."""
+    position = {stimulus: i for i, stimulus in enumerate(source["stimulus_id"].values.astype(str))}
+    target_ids = target["stimulus_id"].values.astype(str)
+    missing = [s for s in target_ids if s not in position]
+    if missing:
+        raise ValueError(f"{source_name} lacks {len(missing)} stimuli of {target_name}, e.g. {missing[:3]}")
+    return np.array([position[s] for s in target_ids])
+
+
+def align(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
+    """Reorder ``source`` presentations to the target's stimulus order."""
+    return source.isel(presentation=positions(source, target, source_name, target_name))
+
+
+def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int):
+    """(train, test) indices into the target's presentations for ``fold``; train is None for test-only splits."""
+    n = target.sizes["presentation"]
+    if not 0 <= fold < benchmark.n_folds:
+        raise ValueError(f"{benchmark.identifier}: fold {fold} out of range 0..{benchmark.n_folds - 1}")
+    settings = benchmark.settings
+    random_state = settings.get("random_state", 1)
+    stratification = benchmark.family.stratification
+    if stratification is not None and stratification not in target.coords:
+        raise ValueError(f"{benchmark.identifier}: target has no stratification coordinate {stratification!r}")
+    labels = target[stratification].values if stratification else None
+    if benchmark.metric in SPLIT_METRICS:
+        if SPLIT_COORD not in target.coords:
+            raise ValueError(f"{benchmark.identifier}: a *_split metric needs a presentation coordinate "
+                             f"{SPLIT_COORD!r} with 'train'/'test' values; the data has none")
+        split = target[SPLIT_COORD].values.astype(str)
+        return np.flatnonzero(split == "train"), np.flatnonzero(split == "test")
+    if benchmark.metric in ("rdm", "cka", "cka_biased"):
+        return None, np.arange(n)
+    if benchmark.metric in ("rdm_cv", "cka_cv"):
+        # TestOnlyCrossValidation: StratifiedShuffleSplit(test_size=.9); only the test part is compared.
+        _, test = cv_splits(n, labels, benchmark.n_folds, train_size=None, test_size=0.9,
+                            random_state=random_state, benchmark=benchmark.identifier,
+                            stratified_by=stratification)[fold]
+        return None, test
+    train, test = cv_splits(n, labels, benchmark.n_folds, train_size=settings.get("train_size", 0.9),
+                            random_state=random_state, benchmark=benchmark.identifier,
+                            stratified_by=stratification)[fold]
+    return train, test
+
+
+def _regression_name(metric):
+    name = metric.removesuffix("_split").removeprefix("spantime_")
+    if name not in REGRESSION_METRICS:
+        raise ValueError(f"metric {metric!r} is not a regression metric")
+    return name
+
+
+def _regression_params(benchmark):
+    name = _regression_name(benchmark.metric)
+    params = {}
+    if name == "pls":
+        params["n_components"] = int(benchmark.settings.get("pls_components", 25))
+    if name == "ridge":
+        params["alpha"] = float(benchmark.settings.get("ridge_alpha", 1.0))
+    return name, params
+
+
+def uses_gram(benchmark: FoldBenchmark) -> bool:
+    """Whether the benchmark's folds are fitted from the layer's Gram matrix rather than its activations."""
+    return benchmark.kind == "regression" and _regression_name(benchmark.metric) in GRAM_REGRESSIONS
+
+
+def gram_matrix(source: xr.DataArray, device="cpu") -> xr.DataArray:
+    """The uncentred stimulus Gram matrix X Xᵀ of a (presentation, neuroid) layer, float64, with its stimulus ids."""
+    if device == "cpu":
+        from .gram_fit import cpu_gram
+
+        values = cpu_gram(source.values)
+    else:  # torch only where a GPU computes it
+        from .regression import gram
+
+        values = gram(source.values, device=device)
+    import xarray as xr
+
+    stimulus_ids = source["stimulus_id"].values.astype(str)
+    return xr.DataArray(values, dims=("presentation", "presentation_other"),
+                        coords={"stimulus_id": ("presentation", stimulus_ids)},
+                        attrs={**source.attrs, "n_features": int(source.sizes["neuroid"])})
+
+
+def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
+    """Score one fold of a regression metric from the layer's Gram matrix (see GRAM_REGRESSIONS): numpy on the
+    CPU whatever the device (gram_fit explains why)."""
+    from .gram_fit import fit_predict_gram
+
+    index = positions(gram, target, "Gram matrix")  # the target's stimuli among the Gram's rows
+    train, test = fold_indices(benchmark, target, fold)
+    name, params = _regression_params(benchmark)
+    Y = target.values
+    # The fit indexes the Gram's own rows (index[train], index[test]) and the targets are placed on those rows:
+    # the same numbers as reordering the whole (n, n) Gram to the target's order first, without that copy.
+    Y_on_gram_rows = np.zeros((gram.shape[0],) + Y.shape[1:], dtype=Y.dtype)
+    Y_on_gram_rows[index] = Y
+    info = {}
+    prediction = fit_predict_gram(name, gram.values, index[train], index[test], Y_on_gram_rows, device=device,
+                                  n_features=gram.attrs.get("n_features"), info=info, **params)
+    return {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
+            "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
+            "values": pearson_columns(prediction, Y[test]).tolist(),
+            "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
+
+
+def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
+    """Score one fold. Returns a dict with the fold's values (per neuroid, or one similarity)."""
+    source = align(source, target)
+    train, test = fold_indices(benchmark, target, fold)
+    X = source.values
+    Y = target.values
+    result = {"fold": fold, "n_test": int(len(test)), "n_train": 0 if train is None else int(len(train)),
+              "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist()}
+    if benchmark.kind == "representational":
+        from .representational import similarity
+
+        name = benchmark.metric.removesuffix("_cv")
+        result["value"] = float(similarity(name, X[test], Y[test]))
+        return result
+    from .regression import UndefinedCorrelationError
+
+    try:
+        return _run_regression_fold(benchmark, X, Y, train, test, target, result, device)
+    except UndefinedCorrelationError as error:
+        raise _undefined_correlation_message(error, benchmark, target, fold, len(train)) from None
+
+
+def _undefined_correlation_message(error, benchmark: FoldBenchmark, target: xr.DataArray, fold: int, n_train: int):
+    """A ValueError for ``neuron_to_neuron`` targets without a defined Pearson r, naming the neuroid ids, the
+    fold and the target file. Brain-Score (brain-score/vision metrics/regression_correlation/metric.py,
+    SingleRegression: ``np.nanargmax`` of all-NaN r) raises here too; a number for such a neuroid would be made up."""
+    where = target.encoding.get("source", "the target assembly")
+    ids = target["neuroid_id"].values.astype(str)[error.constant_targets].tolist()
+    lines = [f"{benchmark.identifier}, fold {fold}: neuron_to_neuron has no defined Pearson r"]
+    if ids:
+        lines.append(f"{len(ids)} target neuroid(s) in {where} are constant over the fold's {n_train} training "
+                     f"stimuli: {', '.join(ids[:20])}{' ...' if len(ids) > 20 else ''}. Such a neuroid carries no "
+                     f"response to predict: remove it from the recordings (or check why its responses are constant)")
+    if error.source_constant:
+        lines.append("every unit of the model layer is constant over the training stimuli: "
+                     "check the layer's activations (e.g. a dead ReLU layer) or choose another layer")
+    return ValueError("; ".join(lines))
+
+
+def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
+    from .regression import make_regression
+
+    name, params = _regression_params(benchmark)
+    if benchmark.kind == "temporal":
+        if Y.ndim != 3:
+            raise ValueError(f"{benchmark.identifier}: a spantime metric needs a target with a time_bin dimension")
+        n_bins = Y.shape[2]
+        # A static model's output holds for every bin (Brain-Score's TemporalAligned): index it, don't copy it.
+        source_bin = (lambda b: X[:, :, b]) if X.ndim == 3 else (lambda b: X)
+        stack = lambda part, idx: np.concatenate([part(b)[idx] for b in range(n_bins)])  # (bin × stimulus) samples
+        regression = make_regression(name, device=device, **params).fit(stack(source_bin, train),
+                                                                         stack(lambda b: Y[:, :, b], train))
+        static_prediction = regression.predict(X[test]) if X.ndim == 2 else None
+        per_bin = [pearson_columns(static_prediction if static_prediction is not None
+                                   else regression.predict(source_bin(b)[test]), Y[test, :, b])
+                   for b in range(n_bins)]
+        result["values"] = [r.tolist() for r in per_bin]
+        result["time_bin_start"] = target["time_bin_start"].values.tolist()
+        result["time_bin_end"] = target["time_bin_end"].values.tolist()
+    else:
+        regression = make_regression(name, device=device, **params).fit(X[train], Y[train])
+        result["values"] = pearson_columns(regression.predict(X[test]), Y[test]).tolist()
+        if hasattr(regression, "alpha_"):
+            result["alpha"] = float(regression.alpha_)
+    result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()
+    return result

@@ -1,0 +1,537 @@
+"""Tables and figures of a finished grid: per-layer sweep tables, the leaderboard (CSV + HTML), sweep and per-fold
+plots.
+
+Pure functions of the score JSONs (no Snakemake), so they can be tested alone; ``targets`` and
+``swept_benchmarks`` read a plain config dict. Figures use matplotlib's Agg backend (no display needed);
+matplotlib is imported only when a figure is drawn, so parsing the workflow stays fast.
+"""
+
+import html
+import math
+
+import numpy as np
+import pandas as pd
+
+from brainpipe import benchmarks as bench
+from .workflow_config import layers_for_sweep
+
+SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
+CEILING_ROW = "ceiling"
+AVERAGE_COLUMN = "average"
+PARENT_SUFFIX = " (mean)"  # per-parent aggregate columns, e.g. "IT (mean)"
+
+
+BEHAVIOUR_PARENT = "behavior"  # Brain-Score's behavioural root ('behavior_vision' in newer benchmarks: the same)
+BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
+#: metrics that compare a model with the ground truth, not with humans: Brain-Score's engineering benchmarks
+#: (e.g. top-1 accuracy), shown but not part of the behaviour aggregate or the average
+ENGINEERING_METRICS = ("accuracy",)
+#: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
+PER_CONDITION_METRICS = ("error_consistency", "accuracy")
+
+
+def parents_of(headlines, benchmarks):
+    """parent -> its benchmarks, in first-appearance order: the score JSON's ``parent`` (Brain-Score's
+    leaderboard parent: V1, V2, V4, IT, behavior, ...), else the identifier's region."""
+    parent = {h["benchmark"]: h.get("parent") for h in headlines if h.get("parent")}
+    groups = {}
+    for b in benchmarks:
+        groups.setdefault(parent.get(b) or (_parts(b)[1] if _parses(b) else b), []).append(b)
+    return groups
+
+
+def aggregation(headlines, benchmarks):
+    """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
+
+    Brain-Score's hierarchy: neural benchmarks -> their region (V1 ... IT); behavioural benchmarks -> their parent
+    (e.g. the 17 error-consistency data sets -> one parent), and benchmarks or parents under the behavioural root ->
+    ``behavior``, one top-level entry like a region; the ``average`` is the mean over the top-level entries.
+    Benchmarks scored against the ground truth (``ENGINEERING_METRICS``: top-1 accuracy) get their parent's column
+    but stay out of ``behavior`` and the average, as Brain-Score's engineering benchmarks. A child is a benchmark
+    id or another aggregate column."""
+    groups = parents_of(headlines, benchmarks)
+    metric = {h["benchmark"]: h.get("metric") for h in headlines}
+    behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None}
+    engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
+    neural, sub, roots, engineered = {}, {}, [], {}
+    for parent, members in groups.items():
+        column = f"{parent}{PARENT_SUFFIX}"
+        if parent in BEHAVIOUR_ROOTS:
+            roots += [b for b in members if b not in engineering]
+        elif members and set(members) <= engineering:
+            engineered[column] = (members, False)
+        elif set(members) & behavioural:
+            sub[column] = (members, False)
+        else:
+            neural[column] = (members, True)
+    columns = {**neural, **sub}
+    if roots or sub:
+        columns[f"{BEHAVIOUR_PARENT}{PARENT_SUFFIX}"] = (roots + list(sub), True)
+    return {**columns, **engineered}
+
+
+# --- which files the report needs (from a config dict) ---------------------------------------------------------
+
+def swept_benchmarks(config, model):
+    """Benchmarks of the grid for which ``model`` scores more than its committed layer (config ``sweep``)."""
+    spec = config["model_zoo"][model]
+    swept = []
+    for identifier in config["benchmarks"]:
+        region = _parts(identifier)[1]
+        layers = set(layers_for_sweep(spec, region))
+        if spec["layers"].get(region) is not None:
+            layers.add(spec["layers"][region])
+        if len(layers) > 1:
+            swept.append(identifier)
+    return swept
+
+
+def swept_models(config):
+    return [model for model in config["models"] if swept_benchmarks(config, model)]
+
+
+def condition_datasets(loaded):
+    """data set -> its benchmarks scored per condition (``PER_CONDITION_METRICS``), from loaded Benchmark objects
+    (the workflow's ``get_benchmark``): one per-condition figure per data set."""
+    datasets = {}
+    for benchmark in loaded:
+        if benchmark.kind == "behaviour" and benchmark.behaviour.metric in PER_CONDITION_METRICS:
+            datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
+    return datasets
+
+
+def condition_plot(dataset):
+    return f"results/plots/conditions_{dataset}.png"
+
+
+def condition_inputs(datasets, models, dataset):
+    """The score JSONs a data set's per-condition plot reads (``datasets``: :func:`condition_datasets`)."""
+    if dataset not in datasets:
+        raise ValueError(f"{condition_plot(dataset)}: no benchmark of the grid is scored per condition on data set "
+                         f"{dataset!r} (those that are: {sorted(datasets) or 'none'})")
+    return [f"results/{model}/{benchmark}.json" for model in models for benchmark in datasets[dataset]]
+
+
+def targets(config, loaded=()):
+    """Every file of the report: leaderboard, sweep tables and plots, per-fold plot, and with ``loaded`` (the
+    grid's Benchmark objects) one per-condition plot per data set scored per condition."""
+    files = ["results/leaderboard.csv", "results/leaderboard.html", "results/plots/folds.png"]
+    for model in swept_models(config):
+        files += [f"results/{model}/{b}/sweep.tsv" for b in swept_benchmarks(config, model)]
+        files.append(f"results/plots/sweep_{model}.png")
+    files += [condition_plot(dataset) for dataset in condition_datasets(loaded)]
+    return files
+
+
+# --- tables ----------------------------------------------------------------------------------------------------
+
+def sweep_table(layer_results, committed, order=()):
+    """One row per scored layer, shallow to deep: layer, depth, score, raw, error, committed, best.
+
+    ``layer_results``: per-layer score dicts (``layer``, ``score``, ``raw``, ``error``). ``order``: the model's
+    layers in forward order (torchvision ``named_modules``); ``depth`` is a layer's index there. A layer missing
+    from ``order`` (e.g. the pixels model) gets ``len(order)`` + its index in ``layer_results``. ``best`` marks
+    the highest score (the shallowest on a tie); ``committed`` the layer the headline score uses.
+    """
+    position = {layer: index for index, layer in enumerate(order)}
+    rows = []
+    for index, result in enumerate(layer_results):
+        layer = result["layer"]
+        rows.append({"layer": layer, "depth": position.get(layer, len(position) + index),
+                     "score": _number(result.get("score")), "raw": _number(result.get("raw")),
+                     "error": _number(result.get("error")), "committed": layer == committed, "best": False})
+    if not rows:
+        raise ValueError("sweep table: no layer results")
+    table = pd.DataFrame(rows, columns=SWEEP_COLUMNS).sort_values("depth", kind="stable").reset_index(drop=True)
+    if table["layer"].duplicated().any():
+        raise ValueError(f"sweep table: layer scored twice: {sorted(table.loc[table['layer'].duplicated(), 'layer'])}")
+    if not table["committed"].any():
+        raise ValueError(f"sweep table: committed layer {committed!r} is not among the scored layers "
+                         f"{list(table['layer'])}")
+    if table["score"].notna().any():
+        table.loc[table["score"].idxmax(), "best"] = True  # idxmax: first maximum = shallowest on a tie
+    return table
+
+
+def write_sweep_table(table, path):
+    table.to_csv(path, sep="\t", index=False, float_format="%.6g")
+
+
+def read_sweep_table(path):
+    table = pd.read_csv(path, sep="\t")
+    for column in ("committed", "best"):
+        table[column] = table[column].astype(str).str.lower().eq("true")
+    return table
+
+
+def leaderboard(headlines, ceilings, models=None, benchmarks=None):
+    """Scores as a table: one row per model, one column per benchmark, one ``<parent> (mean)`` column per parent
+    (mean over its children, see :func:`aggregation`) and an ``average`` column (mean over the top-level parents,
+    as Brain-Score aggregates: benchmarks → parent (→ behavior) → average), rows ranked by it; a last row
+    ``ceiling`` holds each benchmark's ceiling.
+
+    ``headlines``: headline score dicts (``model``, ``benchmark``, ``score``). ``ceilings``: benchmark -> ceiling
+    dict (``ceiling``) or number. ``models``/``benchmarks`` fix which and (for benchmarks) in which order;
+    default: as they appear in ``headlines``.
+    """
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    benchmarks = (list(benchmarks) if benchmarks is not None
+                  else list(dict.fromkeys(h["benchmark"] for h in headlines)))
+    scores = pd.DataFrame(np.nan, index=pd.Index(models, name="model"), columns=benchmarks)
+    for h in headlines:
+        if h["model"] in scores.index and h["benchmark"] in scores.columns:
+            scores.loc[h["model"], h["benchmark"]] = _number(h.get("score"))
+    columns_of = aggregation(headlines, benchmarks)
+    parent_columns = list(columns_of)
+    for column, (children, _) in columns_of.items():  # children come first: sub-parents before 'behavior'
+        scores[column] = scores[children].mean(axis=1, skipna=False)
+    counted = [column for column, (_, in_average) in columns_of.items() if in_average]
+    scores[AVERAGE_COLUMN] = scores[counted].mean(axis=1, skipna=False)
+    order = sorted(models, key=lambda m: (-_sort_key(scores.loc[m, AVERAGE_COLUMN]), models.index(m)))
+    scores = scores.loc[order]
+    columns = benchmarks + parent_columns + [AVERAGE_COLUMN]
+    ceiling_row = pd.DataFrame([[_ceiling_value(ceilings.get(b)) for b in benchmarks]
+                                + [np.nan] * (len(parent_columns) + 1)],
+                               index=pd.Index([CEILING_ROW], name="model"), columns=columns)
+    return pd.concat([scores, ceiling_row])
+
+
+def write_leaderboard_csv(table, path):
+    table.to_csv(path, index=True, float_format="%.4f")
+
+
+def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
+    """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
+    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error."""
+    by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
+    benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN and not c.endswith(PARENT_SUFFIX)]
+    parent_columns = [c for c in table.columns if c.endswith(PARENT_SUFFIX)]
+    columns_of = aggregation(headlines, benchmarks)
+    models = [m for m in table.index if m != CEILING_ROW]
+    best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
+    e = html.escape
+    head = "".join(f"<th>{e(b)}<br><span class='metric'>{e(_metric_note(b))}</span></th>" for b in benchmarks)
+    rows = []
+    for rank, model in enumerate(models, start=1):
+        cells = []
+        for b in benchmarks:
+            h = by_cell.get((model, b), {})
+            score = table.loc[model, b]
+            text = _fmt(score) + _error_span(h.get("error"))
+            detail = f"layer {e(str(h.get('layer', '?')))}"
+            if h.get("sweep"):
+                best_layer = h.get("best_layer") or max(h["sweep"], key=lambda k: h["sweep"][k])
+                detail += f"<br>best of {len(h['sweep'])}: {e(best_layer)} ({_fmt(h['sweep'][best_layer])})"
+            tooltip = f"raw {_fmt(h.get('raw'))}, ceiling {_fmt(h.get('ceiling'))}" + (
+                f"; score = {h['formula']}" if h.get("formula") else "")
+            weight = " class='top'" if best[b] == model else ""
+            cells.append(f"<td style='background:{_shade(score)}' title='{e(tooltip)}'><span{weight}>{text}</span>"
+                         f"<div class='layer'>{detail}</div></td>")
+        average = table.loc[model, AVERAGE_COLUMN]
+        parent_cells = "".join(f"<td class='avg' style='background:{_shade(table.loc[model, c])}'>"
+                               f"{_fmt(table.loc[model, c])}</td>" for c in parent_columns)
+        rows.append(f"<tr><td class='rank'>{rank}</td><th class='model'>{e(str(model))}</th>"
+                    f"<td class='avg' style='background:{_shade(average)}'>{_fmt(average)}</td>{parent_cells}"
+                    f"{''.join(cells)}</tr>")
+    ceiling_cells = []
+    for b in benchmarks:
+        c = ceilings.get(b)
+        error = c.get("error") if isinstance(c, dict) else None
+        ceiling_cells.append(f"<td>{_fmt(table.loc[CEILING_ROW, b])}{_error_span(error)}</td>")
+    rows.append(f"<tr class='ceiling'><td></td><th class='model'>ceiling</th><td></td>"
+                f"{'<td></td>' * len(parent_columns)}{''.join(ceiling_cells)}</tr>")
+    def note(column):
+        children, counted = columns_of.get(column, ((), True))
+        nested = sum(child in columns_of for child in children)
+        text = f"{len(children) - nested} benchmark(s)" + (f" + {nested} parent(s)" if nested else "")
+        return text + ("" if counted else "; not in the average")
+
+    parent_head = "".join(f"<th>{e(c)}<br><span class='metric'>{e(note(c))}</span></th>" for c in parent_columns)
+    members = "; ".join(f"{e(c.removesuffix(PARENT_SUFFIX))}: {', '.join(map(e, children))}"
+                        + ("" if counted else " (not in the average)") for c, (children, counted) in columns_of.items())
+    cited = {}
+    for h in headlines:  # each benchmark's reference, once (score JSONs carry the family's bibtex)
+        if h.get("bibtex") and h["benchmark"] in benchmarks:
+            cited.setdefault(h["bibtex"], []).append(h["benchmark"])
+    references = "".join(f"<li><b>{e(', '.join(sorted(set(bs))))}</b><pre>{e(bib)}</pre></li>"
+                         for bib, bs in cited.items())
+    return _PAGE.format(title=e(title), head=parent_head + head, rows="\n".join(rows), n_models=len(models),
+                        n_benchmarks=len(benchmarks), members=members,
+                        references=f"<h2>References</h2><ul>{references}</ul>" if references else "")
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }}
+table {{ border-collapse: collapse; font-size: 14px; }}
+th, td {{ border: 1px solid #ccc; padding: 6px 10px; text-align: center; vertical-align: top; }}
+thead th {{ background: #f3f3f3; }}
+th.model {{ text-align: left; font-weight: 600; }}
+td.rank {{ color: #777; }}
+.metric {{ font-weight: normal; color: #666; font-size: 12px; }}
+.err {{ color: #555; font-size: 12px; }}
+.layer {{ color: #555; font-size: 11px; margin-top: 2px; }}
+.top {{ font-weight: 700; }}
+tr.ceiling td, tr.ceiling th {{ background: #fafafa; font-style: italic; border-top: 2px solid #888; }}
+p.note {{ max-width: 60em; font-size: 13px; color: #444; }}
+</style></head>
+<body>
+<h1>{title}</h1>
+<p>{n_models} model(s) &times; {n_benchmarks} benchmark(s), ranked by the average over parents of each parent's mean
+score (as Brain-Score aggregates). Parents: {members}.</p>
+<table>
+<thead><tr><th>#</th><th>model</th><th>average</th>{head}</tr></thead>
+<tbody>
+{rows}
+</tbody></table>
+<p class="note">Each cell: the ceiled score of the model's committed layer (regression metrics: raw&sup2; / ceiling;
+representational: raw / ceiling; behavioural: the benchmark's normalisation of the model-vs-human metric; 1 = as
+good as the data's own reliability) &plusmn; the standard error of the raw score over cross-validation folds (a
+behavioural benchmark: the metric's own error, e.g. the spread over subjects or splits); bold = best model on that
+benchmark; cell shade = score. Below: the layer used (behaviour: the layer read out) and, for models with a
+per-layer sweep, the best-scoring layer. Hover a cell for the raw score, ceiling and formula. Behavioural
+benchmarks and their parents are averaged into <i>behavior</i>, one entry of the average like a brain region;
+benchmarks against the ground truth (top-1 accuracy) are shown but not averaged. The last row is each benchmark's
+ceiling (split-half internal consistency of the neural data, or the human data's agreement with itself)
+&plusmn; its error.</p>
+{references}
+</body></html>
+"""
+
+
+# --- figures ---------------------------------------------------------------------------------------------------
+
+def plot_sweep(tables, model, path):
+    """Score vs layer depth for one model, one line per benchmark (``tables``: benchmark -> sweep table), with
+    error bars (SEM over folds), the committed layer starred and the best layer ringed."""
+    plt = _pyplot()
+    from matplotlib.lines import Line2D
+
+    layers = (pd.concat([t[["layer", "depth"]] for t in tables.values()])
+              .drop_duplicates("layer").sort_values("depth", kind="stable")["layer"].tolist())
+    x_of = {layer: i for i, layer in enumerate(layers)}
+    fig, ax = plt.subplots(figsize=(min(16.0, max(9.5, 0.55 * len(layers) + 6.5)), 4.8), layout="constrained")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (benchmark, table) in enumerate(tables.items()):
+        color = colors[i % len(colors)]
+        dodge = (i - (len(tables) - 1) / 2) * min(0.08, 0.3 / len(tables))  # keep error bars apart
+        x = table["layer"].map(x_of).to_numpy() + dodge
+        ax.errorbar(x, table["score"], yerr=table["error"].fillna(0), color=color, marker="o", markersize=5,
+                    capsize=3, linewidth=1.6, label=benchmark)
+        committed = table[table["committed"]]
+        ax.plot(committed["layer"].map(x_of) + dodge, committed["score"], linestyle="none", marker="*", markersize=17,
+                markerfacecolor=color, markeredgecolor="black", markeredgewidth=1.0, zorder=4)
+        best = table[table["best"]]
+        ax.plot(best["layer"].map(x_of) + dodge, best["score"], linestyle="none", marker="o", markersize=15,
+                markerfacecolor="none", markeredgecolor=color, markeredgewidth=2.0, zorder=3)
+    ax.set_xticks(range(len(layers)))
+    # `sweep: all` can list 100+ layers: label every step-th, and always the committed and best ones
+    step = max(1, math.ceil(len(layers) / 25))
+    marked = set().union(*(t.loc[t["committed"] | t["best"], "layer"] for t in tables.values()))
+    ax.set_xticklabels([layer if i % step == 0 or layer in marked else "" for i, layer in enumerate(layers)],
+                       rotation=45 if len(layers) > 4 or max(map(len, layers)) > 12 else 0, ha="right")
+    ax.set_xlabel("layer (model's forward order: shallow → deep)"
+                  + ("; not every layer labelled" if step > 1 else ""))
+    ax.set_ylabel("ceiled score (1 = ceiling)")
+    ax.set_title(f"{model}: score per layer")
+    ax.axhline(0, color="#999", linewidth=0.8)
+    ax.grid(axis="y", alpha=0.35)
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Line2D([], [], linestyle="none", marker="*", markersize=13, markerfacecolor="white",
+                       markeredgecolor="black"),
+                Line2D([], [], linestyle="none", marker="o", markersize=12, markerfacecolor="none",
+                       markeredgecolor="black", markeredgewidth=2.0)]
+    labels += ["committed layer (headline score)", "best layer"]
+    fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="benchmark (± SEM over folds)",
+               title_fontsize=9)
+    _save(fig, path)
+
+
+def fold_values(result):
+    """One number per fold of a score dict: its ``per_fold`` values (temporal metrics: the mean over time bins)."""
+    return [float(np.nanmean(v)) if isinstance(v, (list, tuple)) else _number(v) for v in result.get("per_fold", [])]
+
+
+def plot_folds(headlines, path, models=None, benchmarks=None):
+    """Per-fold spread of the raw (unceiled) score of each model's committed layer: one panel per benchmark,
+    a box and the individual folds per model, the mean marked."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    benchmarks = (list(benchmarks) if benchmarks is not None
+                  else list(dict.fromkeys(h["benchmark"] for h in headlines)))
+    by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
+    columns = min(3, len(benchmarks))
+    rows = math.ceil(len(benchmarks) / columns)
+    width = max(3.2, 0.9 * len(models) + 1.6)
+    fig, axes = plt.subplots(rows, columns, figsize=(columns * width, rows * 4.2 + 0.4), squeeze=False,
+                             layout="constrained")
+    rng = np.random.default_rng(0)
+    for ax, benchmark in zip(axes.flat, benchmarks):
+        values = [fold_values(by_cell.get((m, benchmark), {})) for m in models]
+        positions = np.arange(len(models))
+        present = [i for i, v in enumerate(values) if v]
+        ax.boxplot([values[i] for i in present], positions=positions[present], widths=0.5, whis=(0, 100),
+                   medianprops={"color": "#444"}, boxprops={"color": "#888"}, whiskerprops={"color": "#888"},
+                   capprops={"color": "#888"})
+        for i in present:
+            jitter = rng.uniform(-0.12, 0.12, len(values[i]))
+            ax.scatter(positions[i] + jitter, values[i], s=22, alpha=0.8, color=f"C{i % 10}", zorder=3)
+            ax.scatter([positions[i]], [np.mean(values[i])], marker="D", s=45, color="black", zorder=4)
+        n = max((len(v) for v in values), default=0)
+        metric = _parts(benchmark)[2] if _parses(benchmark) else ""
+        ax.set_title(f"{benchmark}\n({n} fold{'s' if n != 1 else ''})", fontsize=10)
+        ax.set_xticks(positions)
+        ax.set_xticklabels(models, rotation=30 if max(map(len, models)) > 8 else 0, ha="right")
+        ax.set_ylabel("raw score per fold" + (f"\n({_raw_unit(metric)})" if metric else ""))
+        ax.grid(axis="y", alpha=0.35)
+    for ax in list(axes.flat)[len(benchmarks):]:
+        ax.set_visible(False)
+    from matplotlib.lines import Line2D
+    fig.legend([Line2D([], [], linestyle="none", marker="o", color="#555"),
+                Line2D([], [], linestyle="none", marker="D", color="black")],
+               ["one cross-validation fold", "mean over folds (= raw score)"], loc="outside lower center", ncols=2,
+               fontsize=9)
+    fig.suptitle("Per-fold spread of the committed layer's raw (unceiled) score")
+    _save(fig, path)
+
+
+def plot_conditions(headlines, path, dataset, models=None):
+    """Per-condition results of one data set (the score JSONs' ``per_condition`` tables, e.g. the
+    error-consistency and top-1 benchmarks of one Geirhos et al. 2021 data set): error consistency (κ, model vs
+    each subject, mean ± std over subjects; humans: mean over subject pairs) and accuracy (humans: mean ± std over
+    subjects) against condition, one line per model. Accuracy comes from the accuracy benchmark where the data set
+    has one (its visual degrees), else from the error-consistency benchmark's table."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    tables = {}  # (model, metric) -> per_condition rows
+    for h in headlines:
+        if h.get("per_condition"):
+            tables[(h["model"], h.get("metric"))] = h["per_condition"]
+    conditions = list(dict.fromkeys(row["condition"] for rows in tables.values() for row in rows))
+    x_of = {condition: i for i, condition in enumerate(conditions)}
+    fig, axes = plt.subplots(1, 2, figsize=(max(9.0, 1.1 * len(conditions) + 6.5), 4.4), layout="constrained")
+    panels = (("error_consistency", "error consistency (Cohen's κ)", ("error_consistency",)),
+              ("model_accuracy", "accuracy", ("accuracy", "error_consistency")))
+    for ax, (key, label, sources) in zip(axes, panels):
+        human_rows = None
+        for i, model in enumerate(models):
+            rows = next((tables[(model, m)] for m in sources if (model, m) in tables), None)
+            rows = [r for r in rows or [] if r.get(key) is not None]
+            if not rows:
+                continue
+            human_rows = human_rows or rows
+            spread = [r.get("error_consistency_std") or 0 for r in rows] if key == "error_consistency" else None
+            ax.errorbar([x_of[r["condition"]] for r in rows], [r[key] for r in rows], yerr=spread, marker="o",
+                        markersize=5, capsize=3, linewidth=1.6, color=f"C{i % 10}", label=model)
+        human_key = "human_error_consistency" if key == "error_consistency" else "human_accuracy"
+        humans = [r for r in human_rows or [] if r.get(human_key) is not None]
+        if humans:
+            x, y = [x_of[r["condition"]] for r in humans], np.array([r[human_key] for r in humans])
+            ax.plot(x, y, color="#444", linestyle="--", marker="s", markersize=5,
+                    label="humans (subject pairs)" if key == "error_consistency" else "humans")
+            if key != "error_consistency":
+                std = np.array([r.get("human_accuracy_std") or 0 for r in humans])
+                ax.fill_between(x, y - std, y + std, color="#999", alpha=0.25, linewidth=0)
+        if not ax.lines and not ax.collections:
+            ax.text(0.5, 0.5, "no per-condition results", ha="center", va="center", transform=ax.transAxes,
+                    color="#777")
+        ax.set_xticks(range(len(conditions)))
+        ax.set_xticklabels(conditions, rotation=30 if sum(map(len, conditions)) > 40 else 0)
+        ax.set_xlabel("condition")
+        ax.set_ylabel(label)
+        ax.axhline(0, color="#999", linewidth=0.8)
+        if key == "model_accuracy":
+            ax.set_ylim(0, 1.02)
+        ax.grid(axis="y", alpha=0.35)
+        ax.set_title(label + (" (± std over subjects)" if key == "error_consistency" else ""), fontsize=10)
+    handles, labels = axes[0].get_legend_handles_labels()
+    more = [(h, l) for h, l in zip(*axes[1].get_legend_handles_labels()) if l not in labels]
+    if handles or more:
+        fig.legend(handles + [h for h, _ in more], labels + [l for _, l in more], fontsize=9,
+                   loc="outside right upper", title="model", title_fontsize=9)
+    fig.suptitle(f"{dataset}: per condition")
+    _save(fig, path)
+
+
+# --- helpers ---------------------------------------------------------------------------------------------------
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path):
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=120, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def _number(value):
+    return float("nan") if value is None else float(value)
+
+
+def _sort_key(value):
+    return -math.inf if value is None or not np.isfinite(value) else value
+
+
+def _ceiling_value(ceiling):
+    if ceiling is None:
+        return float("nan")
+    return _number(ceiling["ceiling"] if isinstance(ceiling, dict) else ceiling)
+
+
+def _fmt(value, digits=3):
+    if value is None or (isinstance(value, float) and not np.isfinite(value)):
+        return "–"
+    return f"{float(value):.{digits}f}"
+
+
+def _error_span(value):
+    """' ± error' with two significant digits (a ceiling's error is often below 0.001); '' when there is none."""
+    if value is None or not np.isfinite(value):
+        return ""
+    return f" <span class='err'>± {float(value):.2g}</span>"
+
+
+def _shade(value):
+    """Cell background: white (score 0 or less) to green (score 1 or more)."""
+    if value is None or not np.isfinite(value):
+        return "#ffffff"
+    t = min(max(float(value), 0.0), 1.0)
+    red, green, blue = (int(round(255 + (a - 255) * t)) for a in (99, 190, 123))
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def _parts(identifier):
+    """(family, region, metric) of an identifier, read from its text: the report needs no family definitions
+    (a declared or plugin family is known only to the config's registry). Region is None for behaviour
+    (``<Family>-i2n``)."""
+    match = bench.IDENTIFIER.match(identifier)
+    if not match:
+        raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>' or '<Family>-<metric>'")
+    return match.group("family", "region", "metric")
+
+
+def _parses(identifier):
+    return bench.IDENTIFIER.match(identifier) is not None
+
+
+def _metric_note(identifier):
+    if not _parses(identifier):
+        return ""
+    _, region, metric = _parts(identifier)
+    return f"{region or 'behaviour'}, {metric}"
+
+
+def _raw_unit(metric):
+    if metric in bench.REPRESENTATIONAL_METRICS:
+        return "similarity of representations"
+    if metric not in bench.METRICS:  # behavioural (i2n, error_consistency, top1, match, value_delta)
+        return f"{metric} of model vs human behaviour"
+    return "Pearson r, median over neuroids"

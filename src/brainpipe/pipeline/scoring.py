@@ -1,0 +1,63 @@
+"""Aggregate fold results and a ceiling into a benchmark score.
+
+Regression metrics: median over neuroids per fold, mean over folds, error = SEM over folds (ddof 0)
+(brain-score/vision metric_helpers/transformations.py); ceiled = raw² / ceiling with the raw score's error copied
+unchanged (benchmark_helpers/neural_common.py::explained_variance, since Jan 2026). Representational metrics:
+mean over folds, ceiled = raw / ceiling (benchmarks/__init__.py, RSABenchmark). No clipping: a ceiled score above 1
+is reported as is and flagged ``above_ceiling``.
+"""
+
+import numpy as np
+
+from brainpipe.benchmarks.base import Benchmark
+
+
+def fold_summary(fold):
+    """One number per fold (per time bin for temporal metrics)."""
+    if "value" in fold:
+        return fold["value"]
+    values = np.asarray(fold["values"], dtype=np.float64)
+    if values.ndim == 2:  # (time_bin, neuroid)
+        return np.nanmedian(values, axis=1).tolist()
+    return float(np.nanmedian(values))
+
+
+def aggregate(benchmark: Benchmark, folds, ceiling):
+    if benchmark.kind == "behaviour":  # Brain-Score's per-benchmark normalisation (brainpipe.behaviour.normalise)
+        from brainpipe.behaviour.stages import aggregate as behaviour_aggregate
+
+        return behaviour_aggregate(benchmark, folds, ceiling)
+    folds = sorted(folds, key=lambda f: f["fold"])
+    per_fold = [fold_summary(f) for f in folds]
+    values = np.asarray(per_fold, dtype=np.float64)  # (fold,) or (fold, time_bin)
+    raw = values.mean(axis=0)
+    error = values.std(axis=0, ddof=0) / np.sqrt(len(values)) if len(values) > 1 else np.zeros_like(raw)
+    if len(folds) == 1 and folds[0].get("plugin_error") is not None:  # a custom benchmark's own error estimate
+        error = np.asarray(folds[0]["plugin_error"], dtype=np.float64)
+    ceiling_value = np.asarray(ceiling["ceiling"], dtype=np.float64)
+    normalisation = benchmark.normalisation
+    if normalisation == "raw_over_ceiling":
+        ceiled = raw / ceiling_value
+        formula = "raw / ceiling"
+    elif normalisation == "raw2_over_ceiling":
+        ceiled = raw ** 2 / ceiling_value
+        formula = "raw**2 / ceiling"
+    else:  # declared without a ceiling
+        ceiled = raw
+        formula = "raw (no ceiling)"
+    result = {
+        "score": float(np.mean(ceiled)),
+        "raw": float(np.mean(raw)),
+        "ceiling": float(np.mean(ceiling_value)),
+        "error": float(np.mean(error)) if raw.ndim else float(error),
+        "ceiling_error": float(np.mean(ceiling["error"])),
+        "per_fold": per_fold,
+        "n_folds": len(folds),
+        "formula": formula,
+        "above_ceiling": bool(np.any(ceiled > 1)),
+    }
+    if raw.ndim:  # temporal: keep the per-bin values; the headline is their mean
+        result.update(score_per_time_bin=ceiled.tolist(), raw_per_time_bin=raw.tolist(),
+                      ceiling_per_time_bin=ceiling_value.tolist(), error_per_time_bin=error.tolist(),
+                      time_bin_start=folds[0].get("time_bin_start"), time_bin_end=folds[0].get("time_bin_end"))
+    return result

@@ -1,0 +1,457 @@
+"""Checks of a brainpipe config beyond its JSON schema: names that must exist (models, benchmarks, layers).
+
+Lives in the library (not in the Snakefile) so it can be tested alone and reused by the ``brainpipe`` command.
+"""
+
+import difflib
+import functools
+import hashlib
+from pathlib import Path
+
+from brainpipe import benchmarks as bench
+from brainpipe.models import model_sources
+from . import parse_cache
+from brainpipe.models.model_sources import PIXELS
+from brainpipe.models.preprocessing import ImagePreprocessing
+
+
+def library_code(*modules):
+    """Fingerprint of the brainpipe modules a stage computes with, for a rule param: Snakemake's code trigger
+    sees only the rule's script, so without this a change in src/brainpipe would leave stale results behind.
+
+    ``modules`` are paths under src/brainpipe without ``.py`` (``"neural/metrics"``). The fingerprint is of each
+    module's content, not of where it lives: imports of brainpipe's own modules count by the imported module's
+    name, not its package (:func:`canonical_source`), so moving a module to another package reruns nothing."""
+    digest = hashlib.sha1()
+    for module in modules:
+        digest.update(canonical_source(LIBRARY_ROOT / f"{module}.py"))
+    return digest.hexdigest()[:12]
+
+
+#: src/brainpipe: the library the rule fingerprints read.
+LIBRARY_ROOT = Path(__file__).resolve().parents[1]
+
+
+def canonical_source(path, root=None) -> bytes:
+    """A module's source with each import of a brainpipe module written as ``import <module>:<names>`` (the
+    imported module's own name, without its package): the same bytes whether the import is relative or absolute
+    and whichever package holds the imported module. (What the imported module computes counts through its own
+    entry in the rule's list.)"""
+    import ast
+
+    path, root = Path(path), Path(root or LIBRARY_ROOT).resolve()
+    text = path.read_text()
+    lines = text.split("\n")
+    package = path.resolve().parent.relative_to(root.parent).parts  # ('brainpipe', 'neural')
+    edits = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else ()
+            target = ".".join(base + tuple((node.module or "").split(".") if node.module else ()))
+            names = [f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            target, names = "", [f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names]
+            if not all(name.startswith("brainpipe") for name in names):
+                continue
+            names = [name.rsplit(".", 1)[-1] if " as " not in name else name for name in names]
+        else:
+            continue
+        if target and not (target == "brainpipe" or target.startswith("brainpipe.")):
+            continue
+        indent = lines[node.lineno - 1][:node.col_offset]
+        edits.append((node.lineno - 1, node.end_lineno, f"{indent}import {target.rsplit('.', 1)[-1]}:{','.join(names)}"))
+    for start, end, line in sorted(edits, reverse=True):
+        lines[start:end] = [line]
+    return "\n".join(lines).encode()
+
+
+class ConfigError(ValueError):
+    """A config value that names something unknown; the message names the config key."""
+
+
+def _source_key(architecture, base_dir, name=None):
+    """Cache key of a source's layer names: a user's model file is part of it, so an edited file is re-read."""
+    base = str(Path(base_dir).resolve())
+    if model_sources.source_kind(architecture) != "code":
+        return architecture, base, None
+    try:
+        return architecture, base, model_sources.file_digest(model_sources.source_file(architecture, base_dir, name),
+                                                             "sha1")
+    except model_sources.ModelSourceError as error:
+        raise ConfigError(f"config {error}" if name else str(error)) from None
+
+
+@functools.lru_cache(maxsize=None)
+def _source_layers(architecture, base_dir, _digest, name):
+    """(named modules, sweep-able leaves, is a BrainModel) of a source, from its untrained build on the meta device
+    (no weights read, no memory); a BrainModel's layers are the regions it records (a class is not instantiated)."""
+    if architecture == PIXELS:
+        return (PIXELS,), (PIXELS,), False
+    # A library architecture's layers depend only on it and the installed packages (parse_cache keys them so):
+    # a hit saves importing torch and torchvision. Your own code is not cached: it may import files of yours.
+    cacheable = model_sources.source_kind(architecture) in ("torchvision", "timm")
+    cached = parse_cache.get("source_layers", architecture) if cacheable else None
+    if cached is not None:
+        return tuple(cached[0]), tuple(cached[1]), bool(cached[2])
+    try:
+        if model_sources.source_kind(architecture) == "code":
+            found = model_sources.load_callable(architecture, base_dir, name)
+            if isinstance(found, type) and model_sources.is_brain_model(found):
+                regions = model_sources.brain_model_regions(found)
+                return regions, regions, True
+            built = model_sources.call_code(architecture, base_dir, name, meta=True)
+            if model_sources.is_brain_model(built):  # a factory returning a BrainModel
+                regions = model_sources.brain_model_regions(built)
+                return regions, regions, True
+            network = built.eval()
+        else:
+            network = model_sources.meta_or_cpu_network({"architecture": architecture}, name, base_dir)
+    except model_sources.ModelSourceError as error:
+        raise ConfigError(f"config {error}" if name else str(error).replace("model.architecture: ", "", 1)) from None
+    found = tuple(model_sources.network_layers(network)), tuple(model_sources.network_leaf_layers(network)), False
+    if cacheable:
+        parse_cache.put("source_layers", [list(found[0]), list(found[1]), False], architecture)
+    return found
+
+
+def architecture_layers(architecture, base_dir=".", name=None):
+    """Named modules of an architecture (any source; built untrained on the meta device: no download, no memory)."""
+    return _source_layers(*_source_key(architecture, base_dir, name), name)[0]
+
+
+def leaf_layers(architecture, base_dir=".", name=None):
+    """Layers used by ``sweep: all``: every leaf module except dropout, in forward order."""
+    return _source_layers(*_source_key(architecture, base_dir, name), name)[1]
+
+
+def layers_for_sweep(spec, region, base_dir="."):
+    sweep = (spec.get("sweep") or {}).get(region, [])
+    if sweep == "all":
+        return list(leaf_layers(spec["architecture"], base_dir))
+    return list(sweep)
+
+
+def behaviour_layer(spec, task, base_dir=".", name=None):
+    """The layer a behavioural task reads: the logits for ``label`` (config ``logits_layer``, default the last
+    layer), else the behavioural readout (config ``behavioral_readout_layer``, default the last layer before the
+    logits: brain-score/vision model_helpers/brain_transformation/__init__.py uses ``layers[-1]`` of the commitment,
+    alexnet classifier.5). pixels has no logits; its readout is its pixels. ConfigError naming the key otherwise."""
+    where = f"config model_zoo.{name}" if name else "model"
+    architecture = spec["architecture"]
+    key = "logits_layer" if task == "label" else "behavioral_readout_layer"
+    if spec.get(key):
+        return spec[key]
+    if architecture == PIXELS:
+        if task == "label":
+            raise ConfigError(f"{where}: pixels has no ImageNet logits, so it cannot do the label task (the "
+                              "-top1 and -error_consistency benchmarks); leave it out of those benchmarks")
+        return PIXELS
+    _, leaves, brain_model = _source_layers(*_source_key(architecture, base_dir, name), name)
+    if brain_model:
+        raise ConfigError(f"{where}: a BrainModel records regions only; behavioural benchmarks need {key}")
+    if len(leaves) < 2:
+        raise ConfigError(f"{where}.{key}: cannot tell which layer it is ({architecture} has layers {list(leaves)}); "
+                          f"set {key}")
+    return leaves[-1] if task == "label" else leaves[-2]
+
+
+def _nearest(value, known):
+    """'did you mean ...? ' for the closest known name (difflib, ignoring case), or ''."""
+    by_lower = {str(name).lower(): name for name in known}
+    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.5)
+    return f"did you mean {by_lower[close[0]]!r}? " if close else ""
+
+
+def _check_weights(name, spec, base_dir):
+    """Named weights exist (at parse time, not when the job starts); a local weights_file is a state dict that
+    matches the architecture (read memory-mapped, compared with the meta-device build)."""
+    where = f"config model_zoo.{name}"
+    architecture, weights, weights_file = spec["architecture"], spec.get("weights"), spec.get("weights_file")
+    kind = model_sources.source_kind(architecture)
+    if kind == "pixels":
+        extra = [key for key in ("weights", "weights_file", "state_dict_key", "preprocessing") if spec.get(key)]
+        if extra:
+            raise ConfigError(f"{where}.{extra[0]}: pixels is Brain-Score's fixed 256×256 RGB baseline and takes no "
+                              f"{extra[0]}; remove it")
+        return
+    if weights is not None and weights_file:
+        raise ConfigError(f"{where}: give weights (named pretrained weights) or weights_file (a local state dict), "
+                          "not both")
+    if spec.get("state_dict_key") and not weights_file:
+        raise ConfigError(f"{where}.state_dict_key: only used with weights_file; add weights_file or remove it")
+    try:
+        if spec.get("preprocessing") is not None:
+            ImagePreprocessing.from_config(spec["preprocessing"], f"{where}.preprocessing")
+        if kind == "torchvision" and weights is not None:
+            model_sources.torchvision_weights(architecture, weights, name)
+        elif kind == "timm" and weights is not None:
+            model_sources.check_timm_weights(architecture, weights, name)
+        elif kind == "code" and weights is not None:
+            raise ConfigError(f"{where}.weights: your own code loads no named weights; use weights_file (a state "
+                              "dict) or null")
+        if weights_file:
+            network = model_sources.meta_or_cpu_network(spec, name, base_dir)
+            path = model_sources.weights_path(spec, base_dir)
+            state_dict = model_sources.read_state_dict(path, spec.get("state_dict_key"), name, mmap=True)
+            model_sources.check_state_dict(network, state_dict, path, name)
+    except ValueError as error:  # ModelSourceError, preprocessing errors: their message names the key
+        message = str(error)
+        raise ConfigError(message if message.startswith("config ") else f"config {message}") from None
+
+
+def _check_weights_cached(name, spec, base_dir):
+    """``_check_weights``, skipped where it passed before for the same entry of a library architecture (named
+    weights; a weights_file by its path, size and modification time): it imports torchvision, or reads the file."""
+    if model_sources.source_kind(spec["architecture"]) not in ("torchvision", "timm"):
+        return _check_weights(name, spec, base_dir)
+    entry = {key: value for key, value in spec.items() if key in ("architecture", "weights", "weights_file",
+                                                                  "state_dict_key", "preprocessing")}
+    if spec.get("weights_file"):
+        path = model_sources.weights_path(spec, base_dir).resolve()
+        try:
+            stat = path.stat()
+        except OSError:  # missing or unreadable: _check_weights says so
+            return _check_weights(name, spec, base_dir)
+        entry["weights_file_stat"] = [str(path), stat.st_size, stat.st_mtime_ns]
+    if parse_cache.get("weights_ok", entry):
+        return None
+    _check_weights(name, spec, base_dir)
+    parse_cache.put("weights_ok", True, entry)
+
+
+def _check_inprocess(name, spec):
+    """An entry brainpipe.score wrote for a model in a Python session: the workflow cannot build it, so its layer
+    names were checked in Python before its activations were written; here only the entry's form."""
+    where = f"config model_zoo.{name}"
+    fingerprint = spec["architecture"][len(model_sources.INPROCESS_PREFIX):]
+    if not fingerprint or not all(c in "0123456789abcdef" for c in fingerprint):
+        raise ConfigError(f"{where}.architecture: {spec['architecture']!r} should be 'inprocess:<hex fingerprint>', "
+                          "as brainpipe.score writes it; give your model to brainpipe.score from Python instead")
+    extra = [k for k in ("weights", "weights_file", "state_dict_key") if spec.get(k) is not None]
+    if extra:
+        raise ConfigError(f"{where}.{extra[0]}: an in-process model brings its own weights; remove this key")
+    if any(layers == "all" for layers in (spec.get("sweep") or {}).values()):
+        raise ConfigError(f"{where}.sweep: 'all' needs the network's layer names, which only the Python session "
+                          "has; list the layers")
+
+
+def check_model(name, spec, base_dir="."):
+    """Everything about one model_zoo entry that can be checked without running it: the source imports and builds,
+    named weights exist, a weights file fits, preprocessing is valid, and every named layer exists (with the
+    nearest name suggested). Raises ConfigError naming ``model_zoo.<name>``."""
+    architecture = spec["architecture"]
+    if model_sources.source_kind(architecture) == "inprocess":
+        return _check_inprocess(name, spec)
+    known, _, brain_model = _source_layers(*_source_key(architecture, base_dir, name), name)
+    if brain_model:
+        extra = [k for k in ("weights", "weights_file", "state_dict_key", "preprocessing") if spec.get(k) is not None]
+        if extra:
+            raise ConfigError(f"config model_zoo.{name}.{extra[0]}: a BrainModel loads its own weights and reads its "
+                              "own images; remove this key")
+    else:
+        _check_weights_cached(name, spec, base_dir)
+    what = "BrainModel regions" if brain_model else "layers"
+    for region, layer in spec["layers"].items():
+        if layer not in known:
+            raise ConfigError(f"config model_zoo.{name}.layers.{region}: {architecture} has no layer {layer!r}; "
+                              f"{_nearest(layer, known)}e.g. {list(known)[:10]} ({len(known)} {what})")
+    for key in ("behavioral_readout_layer", "logits_layer"):
+        if spec.get(key) is not None and spec[key] not in known:
+            raise ConfigError(f"config model_zoo.{name}.{key}: {architecture} has no layer {spec[key]!r}; "
+                              f"{_nearest(spec[key], known)}({len(known)} {what})")
+    for region, layers in (spec.get("sweep") or {}).items():
+        for layer in ([] if layers == "all" else layers):
+            if layer not in known:
+                raise ConfigError(f"config model_zoo.{name}.sweep.{region}: no layer {layer!r} in {architecture}; "
+                                  f"{_nearest(layer, known)}({len(known)} {what})")
+
+
+def check_config(config, base_dir="."):
+    """Raise ConfigError naming the first key whose value names something unknown (paths in model entries are
+    relative to ``base_dir``, the working directory)."""
+    zoo = config["model_zoo"]
+    try:
+        registry = bench.from_config(config)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    for index, name in enumerate(config["models"]):
+        if name not in zoo:
+            raise ConfigError(f"config models[{index}]: unknown model {name!r}; model_zoo has {sorted(zoo)}")
+    for index, identifier in enumerate(config["benchmarks"]):
+        try:
+            registry.benchmark(identifier)
+        except ValueError as error:
+            raise ConfigError(f"config benchmarks[{index}]: {error}") from None
+    for identifier, settings in (config.get("benchmark_settings") or {}).items():
+        try:
+            registry.benchmark(identifier, settings)
+        except ValueError as error:
+            raise ConfigError(f"config benchmark_settings.{identifier}: {error}") from None
+    for name in config["models"]:
+        check_model(name, zoo[name], base_dir)
+
+
+def load_registry(config, base_dir="."):
+    """The benchmark registry of a config (built-ins, benchmark_zoo, benchmark_plugins); ConfigError naming the
+    key or plugin file when a declaration is malformed."""
+    try:
+        return bench.from_config(config, base_dir)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+# ---- The config's structure, checked before its values: unknown keys, empty grids, reserved model names, YAML
+# syntax. Each message names the key (and the nearest valid one) instead of dumping the JSON schema.
+
+#: Folders and files under results/ that sit beside the model folders (results/<model>/...): a model with one of
+#: these names would write into them. Keep in step with the ``model`` wildcard constraint in
+#: workflow/rules/common.smk (tests/test_workflow_config.py compares the two).
+RESULT_FOLDERS = ("ceilings", "activations", "assemblies", "stimuli_on_screen", "benchmarks", "plots", "gram",
+                  "behaviour")
+RESULT_FILES = ("summary.tsv", "leaderboard.csv", "leaderboard.html")
+
+
+def _unknown_key(where, key, valid, what="key"):
+    """ConfigError for an unknown key: the key, the closest valid one (difflib), and the valid ones."""
+    import difflib
+
+    valid = sorted(map(str, valid))
+    close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else "."
+    shown = ", ".join(valid[:15]) + (f", … ({len(valid)} in all)" if len(valid) > 15 else "")
+    return ConfigError(f"config {where}: unknown {what} {key!r}{hint} Valid: {shown or 'none'}")
+
+
+def _check_schema_keys(value, schema, where):
+    """Every mapping whose schema closes it (``additionalProperties: false``) has only the schema's keys."""
+    if not isinstance(value, dict) or not isinstance(schema, dict):
+        return
+    properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+    for key, item in value.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key in properties:
+            _check_schema_keys(item, properties[key], path)
+        elif extra is False:
+            raise _unknown_key(path, key, properties)
+        else:
+            _check_schema_keys(item, extra, path)
+
+
+def _check_named_keys(config):
+    """Mappings keyed by names the library knows: regions, catalog file names, benchmark families."""
+    from brainpipe.data.catalog import load_catalog
+
+    registry = load_registry(config)  # built-in, declared and plugin families, and the data they declare
+    families = registry.families
+    regions = {region for family in families.values() for region in family.regions}
+    for name, spec in (config.get("model_zoo") or {}).items():
+        for section in ("layers", "sweep"):
+            for region in (spec or {}).get(section) or {}:
+                if region not in regions:
+                    raise _unknown_key(f"model_zoo.{name}.{section}.{region}", region, regions, "region")
+    simulated = families["SyntheticShapes"].regions
+    for section in ("neuroids", "noise"):
+        for region in (config.get("synthetic_shapes") or {}).get(section) or {}:
+            if region not in simulated:
+                raise _unknown_key(f"synthetic_shapes.{section}.{region}", region, simulated,
+                                   "region (SyntheticShapes simulates these only)")
+    data = config.get("data") or {}
+    files = load_catalog(registry=registry).files()
+    for name in data.get("local_files") or {}:
+        if name not in files:
+            raise ConfigError(str(_unknown_key(f"data.local_files.{name}", name, files, "file name")) +
+                              ". Keys are the catalog's file names (`brainpipe data` lists them); a key that "
+                              "matches none would be ignored and the file downloaded instead.")
+    for family, split in (data.get("splits") or {}).items():
+        if family not in families:
+            raise _unknown_key(f"data.splits.{family}", family, families, "benchmark family")
+        if split == "private" and families[family].private_dataset is None:
+            raise ConfigError(f"config data.splits.{family}: {family} has no private split; remove the entry "
+                              f"(families with one: "
+                              f"{', '.join(sorted(f for f, v in families.items() if v.private_dataset))})")
+
+
+def _check_grid_and_names(config):
+    """A non-empty grid, and model names that cannot collide with the result folders."""
+    zoo = config.get("model_zoo") or {}
+    if config.get("models") == []:
+        raise ConfigError("config models is empty: list at least one model of model_zoo "
+                          f"({', '.join(sorted(zoo)) or 'model_zoo is empty too'}) under `models:`")
+    if config.get("benchmarks") == []:
+        raise ConfigError("config benchmarks is empty: list at least one benchmark identifier under `benchmarks:` "
+                          "(e.g. SyntheticShapes.IT-pls; `brainpipe list` prints every valid one)")
+    named = [(f"model_zoo.{name}", name) for name in zoo]
+    named += [(f"models[{index}]", name) for index, name in enumerate(config.get("models") or [])]
+    for where, name in named:
+        if not isinstance(name, str):
+            continue
+        if name in RESULT_FOLDERS or name in RESULT_FILES:
+            raise ConfigError(f"config {where}: a model cannot be called {name!r}: results/{name} holds "
+                              f"{'the grid' if name in RESULT_FILES else 'workflow results'}, not a model's scores. "
+                              f"Rename the model (reserved: {', '.join(RESULT_FOLDERS + RESULT_FILES)})")
+        if "/" in name or name.startswith(".") or not name.strip():
+            raise ConfigError(f"config {where}: model name {name!r} must be a plain folder name (no '/', not "
+                              "starting with '.'); it becomes results/<model>/")
+
+
+def _check_schema_values(config, schema):
+    """The JSON schema's other rules (types, ranges), reported as one line naming the key."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(config))
+    if error is not None:
+        where = ".".join(str(part) for part in error.absolute_path) or "(top level)"
+        hint = ""
+        if error.validator == "required" and not error.absolute_path:
+            hint = (". The workflow reads config/config.yaml of its working directory; with --directory elsewhere, "
+                    "name it too: --configfile <repo>/config/config.yaml <yours>.yaml")
+        raise ConfigError(f"config {where}: {error.message}{hint}")
+
+
+def check_config_structure(config, schema_path):
+    """Structure checks to run before the JSON schema validation (whose errors print the whole schema):
+    unknown keys in any section with the nearest valid key, catalog file names under data.local_files, regions,
+    families, an empty `models` or `benchmarks`, model names that would collide with result folders, and the
+    schema's type/range rules as one-line messages. Raises ConfigError."""
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    if not isinstance(config, dict):
+        raise ConfigError(f"config must be a mapping of keys to values, got {type(config).__name__}")
+    _check_schema_keys(config, schema, "")
+    _check_grid_and_names(config)
+    _check_schema_values(config, schema)
+    _check_named_keys(config)
+
+
+def check_yaml_file(path):
+    """Parse a YAML config file; a syntax error becomes a ConfigError naming the file, line and column (Snakemake
+    itself says only "Config file is not valid JSON or YAML"). Returns the parsed content."""
+    import yaml
+
+    try:
+        return yaml.safe_load(Path(path).read_text())
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+        problem = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None))
+                           if part) or str(error)
+        advice = "a missing closing bracket, a tab used for indentation, or a key missing its ':' are common causes"
+        raise ConfigError(f"{where}: YAML syntax error: {problem}. Fix the file ({advice}).") from None
+
+
+def use_library_in_jobs(library):
+    """Make every process the workflow starts import brainpipe from ``library`` (the checkout's src/): put it first
+    on PYTHONPATH, which a job's Python reads before its site-packages. Snakemake's script preamble only appends
+    to sys.path, so otherwise an installed brainpipe (e.g. an editable install of another clone) would run inside
+    jobs while the rerun fingerprints (:func:`library_code`) come from this checkout. Raises ConfigError if this
+    process itself already runs another copy."""
+    import os
+
+    library = Path(library).resolve()
+    if LIBRARY_ROOT != library / "brainpipe":
+        raise ConfigError(f"this workflow runs its own library {library / 'brainpipe'}, but this Python process had "
+                          f"already imported brainpipe from {LIBRARY_ROOT}. Start snakemake in a fresh "
+                          "process (or uninstall the other copy).")
+    others = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != library]
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(library)] + others)
