@@ -74,7 +74,8 @@ def test_results_of_0_1_0_stay_valid_after_the_upgrade(tmp_path):
     missing = [path for path in outputs if not (work / path).exists()]
     assert not missing, f"0.2.0 plans outputs 0.1.0 did not write (a result path changed): {missing}"
     reasons = set(re.findall(r"^\s+reason: (.+)$", plan, flags=re.M))
-    assert reasons and all(re.fullmatch(r"(Code|Params) have changed.*|Code has changed.*|.*input files updated by "
+    assert reasons and all(re.fullmatch(r"(?i)(Code|Params) have changed.*|Code has changed.*|Params have changed.*|"
+                                        r".*input files updated by "
                                         r"another job.*", reason) for reason in reasons), reasons
 
     snakemake(new, work, "--touch")
