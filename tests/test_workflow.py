@@ -119,3 +119,29 @@ def test_same_numbers_as_before_benchmark_plugins(workdir):
         for field in ("score", "raw", "ceiling", "error"):
             assert score[field] == pytest.approx(expected[field], rel=1e-9, abs=1e-12), (key, field)
         assert score["per_fold"] == pytest.approx(expected["per_fold"], rel=1e-9, abs=1e-12)
+
+
+def declared_localrules():
+    """Rule names of the Snakefile's `localrules:` block."""
+    block = re.search(r"^localrules:\n((?:    \w+,\n)+)", (ROOT / "Snakefile").read_text(), flags=re.M)
+    assert block, "the Snakefile declares no localrules block"
+    return re.findall(r"(\w+),", block.group(1))
+
+
+def test_profile_names_the_workflows_localrules():
+    profile = (ROOT / "profiles" / "slurm" / "config.yaml").read_text()
+    described = re.search(r"^#\s+localrules: (.+)$", profile, flags=re.M)
+    assert described, "profiles/slurm/config.yaml does not list the localrules"
+    assert [name.strip() for name in described.group(1).split(",")] == declared_localrules()
+    assert {"summary", "leaderboard", "fetch", "fetch_stimuli", "fetch_assembly"} <= set(declared_localrules())
+
+
+def test_summary_and_leaderboard_run_on_the_submitting_host_under_slurm(workdir):
+    """With the SLURM executor (no SLURM on this machine: a submitted job fails with 'sacct' missing) the grid's
+    tables are rebuilt on the host: they are localrules, not cluster jobs."""
+    result = snakemake(workdir, "--executor", "slurm", "--jobs", "1", "--slurm-init-seconds-before-status-checks",
+                       "1", "--forcerun", "summary", "leaderboard", "--", "results/summary.tsv",
+                       "results/leaderboard.html", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "localrule summary:" in output and "localrule leaderboard:" in output, output[-3000:]
