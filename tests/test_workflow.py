@@ -145,3 +145,18 @@ def test_summary_and_leaderboard_run_on_the_submitting_host_under_slurm(workdir)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
     assert "localrule summary:" in output and "localrule leaderboard:" in output, output[-3000:]
+
+
+def test_pls_components_above_the_training_size_are_reported(workdir, tmp_path):
+    """pls_components 1000 on 144 training images: the folds fit 143 components, and the job's log and the score
+    JSON say so (a copy of the finished grid: only the folds and scores of that benchmark rerun)."""
+    copy = tmp_path / "grid"
+    shutil.copytree(workdir, copy, symlinks=True)  # copy2 keeps the mtimes: the cached stages stay cached
+    override = tmp_path / "pls.yaml"
+    override.write_text("benchmark_settings:\n  SyntheticShapes.IT-pls: {splits: 3, pls_components: 1000}\n")
+    snakemake(copy, "--", "results/pixels/SyntheticShapes.IT-pls.json", configfiles=(TINY, override))
+    score = json.loads((copy / "results/pixels/SyntheticShapes.IT-pls.json").read_text())
+    capped = score["pls_components_capped"]
+    assert (capped["requested"], capped["used"]) == (1000, 143), capped
+    log = (copy / "logs/fit_fold/pixels/SyntheticShapes.IT-pls/pixels/fold0.log").read_text()
+    assert "WARNING: SyntheticShapes.IT-pls: pls_components 1000" in log and "fitted with 143 components" in log
