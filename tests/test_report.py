@@ -134,3 +134,20 @@ def test_plots_are_png(grid, tmp_path):
     report.plot_folds(headlines + [temporal], tmp_path / "folds.png")
     assert is_png(tmp_path / "folds.png")
     assert report.fold_values(temporal) == pytest.approx([0.15, 0.35])
+
+
+def test_partly_missing_grid_tables(tmp_path):
+    """The tables a failed run leaves (the workflow's onerror): scores that exist, the missing ones named."""
+    import json
+
+    (tmp_path / "results" / "pixels").mkdir(parents=True)
+    (tmp_path / "results" / "pixels" / f"{IT}.json").write_text(json.dumps(headline("pixels", IT, 0.1)))
+    paths = [tmp_path / "results" / m / f"{IT}.json" for m in ("pixels", "net")]
+    out = {name: tmp_path / name for name in ("summary.tsv", "leaderboard.csv", "leaderboard.html")}
+    missing = report.write_grid_tables(paths, [], ["pixels", "net"], [IT], *out.values())
+    assert missing == [("net", IT)]
+    summary = pd.read_csv(out["summary.tsv"], sep="\t")
+    assert list(summary["status"]) == ["scored", "missing"] and list(summary["model"]) == ["pixels", "net"]
+    assert "Incomplete grid: 1 score(s) missing" in out["leaderboard.html"].read_text()
+    assert report.write_grid_tables(paths[1:], [], ["net"], [IT], *(tmp_path / "none" / n for n in out)) == [("net", IT)]
+    assert not (tmp_path / "none").exists()  # nothing scored: no table written

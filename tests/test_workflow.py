@@ -160,3 +160,43 @@ def test_pls_components_above_the_training_size_are_reported(workdir, tmp_path):
     assert (capped["requested"], capped["used"]) == (1000, 143), capped
     log = (copy / "logs/fit_fold/pixels/SyntheticShapes.IT-pls/pixels/fold0.log").read_text()
     assert "WARNING: SyntheticShapes.IT-pls: pls_components 1000" in log and "fitted with 143 components" in log
+
+
+BROKEN_MODEL = '''
+import torch
+
+
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        raise RuntimeError("this test model fails on every image")
+
+
+def build():
+    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten(), torch.nn.LazyLinear(10))
+'''
+
+
+def test_a_partly_failed_grid_rebuilds_the_tables_naming_the_missing_scores(workdir, tmp_path):
+    """--keep-going with a model whose extraction fails: the other models' scores are in summary.tsv and the
+    leaderboard, the failed model's cells are named missing (the previous run's tables are not left behind)."""
+    copy = tmp_path / "grid"
+    shutil.copytree(workdir, copy, symlinks=True)
+    (copy / "models").mkdir()
+    (copy / "models" / "broken.py").write_text(BROKEN_MODEL)
+    overlay = tmp_path / "broken.yaml"
+    overlay.write_text("models: [pixels, alexnet_untrained, broken]\nmodel_zoo:\n  broken:\n"
+                       "    architecture: models/broken.py:build\n    visual_degrees: 8\n"
+                       "    layers: {V4: '1', IT: '1'}\n    behavioral_readout_layer: '2'\n")
+    result = snakemake(copy, "--keep-going", configfiles=(TINY, overlay), check=False)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "3 score(s) of the grid missing: broken × SyntheticShapes.V4-pls" in output, output[-3000:]
+    summary = (copy / "results" / "summary.tsv").read_text().splitlines()
+    assert summary[0].split("\t")[-1] == "status" and len(summary) == 1 + 6 + 3
+    missing = [line.split("\t") for line in summary if line.endswith("\tmissing")]
+    assert sorted((row[0], row[1]) for row in missing) == [
+        ("broken", "SyntheticShapes.IT-pls"), ("broken", "SyntheticShapes.V4-pls"),
+        ("broken", "SyntheticShapesBehaviour-i2n")]
+    page = (copy / "results" / "leaderboard.html").read_text()
+    assert "Incomplete grid: 3 score(s) missing" in page and "broken &times; SyntheticShapes.IT-pls" in page
+    assert ">broken</th>" in page and ">pixels</th>" in page

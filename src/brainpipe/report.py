@@ -125,6 +125,62 @@ def targets(config, loaded=()):
 
 # --- tables ----------------------------------------------------------------------------------------------------
 
+SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "status"]
+MISSING = "missing"  # status of a grid cell without a score file (its job failed or did not run)
+
+
+def summary_table(headlines, missing=()):
+    """The grid in one table (results/summary.tsv): one row per score, ``status`` 'scored'; then one row per
+    (model, benchmark) of ``missing`` with status 'missing' and no numbers. ``parent``: the leaderboard group
+    (region, or 'behavior' / a behavioural parent), so behavioural rows read apart."""
+    rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent")},
+             "status": "scored"} for h in headlines]
+    rows += [{"model": model, "benchmark": benchmark, "status": MISSING} for model, benchmark in missing]
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def existing_scores(paths):
+    """(score dicts of the files among ``paths`` that exist, (model, benchmark) of those that do not), for
+    ``results/<model>/<benchmark>.json`` paths."""
+    from pathlib import Path
+
+    from .io import read_json
+
+    found, missing = [], []
+    for path in map(Path, paths):
+        if path.is_file():
+            found.append(read_json(path))
+        else:
+            missing.append((path.parent.name, path.stem))
+    return found, missing
+
+
+def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_path, csv_path, html_path):
+    """results/summary.tsv and the leaderboard (CSV + HTML) from the score files that exist, naming the missing
+    ones (the workflow's ``onerror``: a run that partly failed, e.g. with --keep-going, must not leave the
+    previous run's tables behind). Returns the missing (model, benchmark) pairs."""
+    from pathlib import Path
+
+    from .io import atomic_path, read_json
+
+    headlines, missing = existing_scores(score_paths)
+    if not headlines:  # nothing scored yet: no table to rebuild (and no stale one can exist)
+        return missing
+    ceilings = {}
+    for path in map(Path, ceiling_paths):
+        if path.is_file():
+            ceiling = read_json(path)
+            ceilings[ceiling.get("benchmark", path.stem)] = ceiling
+    with atomic_path(summary_path) as temporary:
+        summary_table(headlines, missing).to_csv(temporary, sep="\t", index=False, float_format="%.4f")
+    table = leaderboard(headlines, ceilings, models=models, benchmarks=benchmarks)
+    with atomic_path(csv_path) as temporary:
+        write_leaderboard_csv(table, temporary)
+    with atomic_path(html_path) as temporary:
+        temporary.write_text(leaderboard_html(table, headlines, ceilings, missing=missing))
+    return missing
+
+
 def sweep_table(layer_results, committed, order=()):
     """One row per scored layer, shallow to deep: layer, depth, score, raw, error, committed, best.
 
@@ -200,9 +256,10 @@ def write_leaderboard_csv(table, path):
     table.to_csv(path, index=True, float_format="%.4f")
 
 
-def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
+def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", missing=()):
     """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
-    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error."""
+    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error.
+    ``missing``: (model, benchmark) pairs without a score, named at the top of the page."""
     by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
     benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN and not c.endswith(PARENT_SUFFIX)]
     parent_columns = [c for c in table.columns if c.endswith(PARENT_SUFFIX)]
@@ -255,7 +312,14 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
             cited.setdefault(h["bibtex"], []).append(h["benchmark"])
     references = "".join(f"<li><b>{e(', '.join(sorted(set(bs))))}</b><pre>{e(bib)}</pre></li>"
                          for bib, bs in cited.items())
+    incomplete = ""
+    if missing:
+        cells = ", ".join(f"{e(model)} &times; {e(benchmark)}" for model, benchmark in missing)
+        incomplete = (f"<p class='missing'><b>Incomplete grid: {len(missing)} score(s) missing</b> (their jobs failed "
+                      f"or did not run; the Snakemake log names the failed jobs): {cells}. Their cells, and the means "
+                      f"that need them, are empty.</p>")
     return _PAGE.format(title=e(title), head=parent_head + head, rows="\n".join(rows), n_models=len(models),
+                        incomplete=incomplete,
                         n_benchmarks=len(benchmarks), members=members,
                         references=f"<h2>References</h2><ul>{references}</ul>" if references else "")
 
@@ -275,9 +339,11 @@ td.rank {{ color: #777; }}
 .top {{ font-weight: 700; }}
 tr.ceiling td, tr.ceiling th {{ background: #fafafa; font-style: italic; border-top: 2px solid #888; }}
 p.note {{ max-width: 60em; font-size: 13px; color: #444; }}
+p.missing {{ max-width: 60em; padding: 8px 12px; background: #fff3cd; border: 1px solid #e0c060; }}
 </style></head>
 <body>
 <h1>{title}</h1>
+{incomplete}
 <p>{n_models} model(s) &times; {n_benchmarks} benchmark(s), ranked by the average over parents of each parent's mean
 score (as Brain-Score aggregates). Parents: {members}.</p>
 <table>

@@ -107,3 +107,19 @@ rule plots:
     """Partial target: the leaderboard, sweep tables and every figure of the report."""
     input:
         REPORT_TARGETS,
+
+
+onerror:
+    # A run that partly failed (--keep-going, as the SLURM profile sets, runs every job it can) would leave the
+    # previous run's tables behind, with no sign that scores are missing: rebuild them from the score files that
+    # exist and name the missing ones (src/brainpipe/report.py write_grid_tables). The next successful run
+    # replaces them, since the missing scores it produces are newer.
+    _missing = reporting.write_grid_tables(grid_scores(), expand("results/ceilings/{benchmark}.json",
+                                                                 benchmark=config["benchmarks"]),
+                                           config["models"], config["benchmarks"], "results/summary.tsv",
+                                           "results/leaderboard.csv", "results/leaderboard.html")
+    if _missing:
+        print(f"brainpipe: {len(_missing)} score(s) of the grid missing: "
+              + ", ".join(f"{model} × {benchmark}" for model, benchmark in _missing)
+              + ". results/summary.tsv and results/leaderboard.html were rebuilt from the scores that exist and name "
+              "them (status 'missing').", file=sys.stderr)
