@@ -136,6 +136,32 @@ def test_plots_are_png(grid, tmp_path):
     assert report.fold_values(temporal) == pytest.approx([0.15, 0.35])
 
 
+def test_one_recording_counts_once_and_the_split_is_shown():
+    """MajajHong2015.IT-pls on the public split (the private files absent) and MajajHong2015public.IT-pls score the
+    same recording: both shown, the first of the grid counted in IT (mean) and the average, the split named in
+    the leaderboard and summary.tsv."""
+    public = {"dataset": "MajajHong2015.public", "split": "public"}
+    first, repeat, other = "MajajHong2015.IT-pls", "MajajHong2015public.IT-pls", "FreemanZiemba2013.IT-pls"
+    headlines = [headline("m", first, 0.4, parent="IT", data=public),
+                 headline("m", repeat, 0.4, parent="IT", data=public),
+                 headline("m", other, 0.2, parent="IT", data={"dataset": "FreemanZiemba2013.private",
+                                                              "split": "private"}),
+                 headline("m", V4, 0.6, parent="V4", data={"dataset": "SyntheticShapes", "split": "all"})]
+    benchmarks = [first, repeat, other, V4]
+    assert report.repeated_recordings(headlines, benchmarks) == {repeat: first}
+    table = report.leaderboard(headlines, {}, models=["m"], benchmarks=benchmarks)
+    assert table.loc["m", "IT (mean)"] == pytest.approx(0.3)  # (0.4 + 0.2) / 2, not (0.4 + 0.4 + 0.2) / 3
+    assert table.loc["m", "average"] == pytest.approx(0.45)
+    assert table.loc["m", repeat] == pytest.approx(0.4)  # still shown
+    page = report.leaderboard_html(table, headlines, {})
+    assert "IT, pls, public split; same recording as MajajHong2015.IT-pls: not in the means" in page
+    assert "IT, pls, private split" in page and "V4, pls</span>" in page  # 'all': nothing to say
+    assert f"IT: {first}, {other}" in page
+    summary = report.summary_table(headlines)
+    assert list(summary["split"]) == ["public", "public", "private", "all"]
+    assert set(summary["status"]) == {"scored"}
+
+
 def test_partly_missing_grid_tables(tmp_path):
     """The tables a failed run leaves (the workflow's onerror): scores that exist, the missing ones named."""
     import json

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from . import benchmarks as bench
+from .benchmarks.base import split_of
 from .workflow_config import layers_for_sweep
 
 SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
@@ -40,6 +41,37 @@ def parents_of(headlines, benchmarks):
     return groups
 
 
+def recording(headline):
+    """What a score was measured on, for counting each recording once: the data set without its split suffix
+    (MajajHong2015.public and MajajHong2015.private are one experiment) and the region (behaviour: the metric).
+    None for a score dict that does not name its data set."""
+    dataset = (headline.get("data") or {}).get("dataset")
+    if dataset is None or not _parses(headline["benchmark"]):
+        return None
+    stem = dataset.rsplit(".", 1)[0] if split_of(dataset) != "all" else dataset
+    _, region, metric = _parts(headline["benchmark"])
+    return stem, region or metric
+
+
+def repeated_recordings(headlines, benchmarks):
+    """benchmark -> the earlier benchmark (in ``benchmarks`` order) scored on the same recording, for each
+    benchmark that repeats one (e.g. MajajHong2015.IT-pls on the public split and MajajHong2015public.IT-pls, or
+    two metrics of one data set and region). Brain-Score's leaderboard holds one benchmark per data set and
+    region; the repeats are shown but left out of every mean, so no recording counts twice."""
+    of = {}
+    for h in headlines:
+        if h["benchmark"] not in of and recording(h) is not None:
+            of[h["benchmark"]] = recording(h)
+    first, repeats = {}, {}
+    for b in benchmarks:
+        if b in of:
+            if of[b] in first:
+                repeats[b] = first[of[b]]
+            else:
+                first[of[b]] = b
+    return repeats
+
+
 def aggregation(headlines, benchmarks):
     """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
 
@@ -49,7 +81,8 @@ def aggregation(headlines, benchmarks):
     Benchmarks scored against the ground truth (``ENGINEERING_METRICS``: top-1 accuracy) get their parent's column
     but stay out of ``behavior`` and the average, as Brain-Score's engineering benchmarks. A child is a benchmark
     id or another aggregate column."""
-    groups = parents_of(headlines, benchmarks)
+    repeats = repeated_recordings(headlines, benchmarks)
+    groups = parents_of(headlines, [b for b in benchmarks if b not in repeats])
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
@@ -125,16 +158,17 @@ def targets(config, loaded=()):
 
 # --- tables ----------------------------------------------------------------------------------------------------
 
-SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "status"]
+SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "split", "status"]
 MISSING = "missing"  # status of a grid cell without a score file (its job failed or did not run)
 
 
 def summary_table(headlines, missing=()):
-    """The grid in one table (results/summary.tsv): one row per score, ``status`` 'scored'; then one row per
+    """The grid in one table (results/summary.tsv): one row per score (``split``: which part of the recordings it
+    was scored on, public / private / all), ``status`` 'scored'; then one row per
     (model, benchmark) of ``missing`` with status 'missing' and no numbers. ``parent``: the leaderboard group
     (region, or 'behavior' / a behavioural parent), so behavioural rows read apart."""
     rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent")},
-             "status": "scored"} for h in headlines]
+             "split": (h.get("data") or {}).get("split"), "status": "scored"} for h in headlines]
     rows += [{"model": model, "benchmark": benchmark, "status": MISSING} for model, benchmark in missing]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
@@ -267,7 +301,16 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", 
     models = [m for m in table.index if m != CEILING_ROW]
     best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
     e = html.escape
-    head = "".join(f"<th>{e(b)}<br><span class='metric'>{e(_metric_note(b))}</span></th>" for b in benchmarks)
+    split = {h["benchmark"]: (h.get("data") or {}).get("split") for h in headlines}
+    repeats = repeated_recordings(headlines, benchmarks)
+
+    def header(b):
+        note = _metric_note(b) + (f", {split[b]} split" if split.get(b) not in (None, "all") else "")
+        if b in repeats:
+            note += f"; same recording as {repeats[b]}: not in the means"
+        return f"<th>{e(b)}<br><span class='metric'>{e(note)}</span></th>"
+
+    head = "".join(header(b) for b in benchmarks)
     rows = []
     for rank, model in enumerate(models, start=1):
         cells = []
