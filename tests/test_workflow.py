@@ -57,6 +57,7 @@ def test_grid_scores(workdir):
         assert 0 < score["ceiling"] < 1
         assert score["score"] == pytest.approx(score["raw"] ** 2 / score["ceiling"])
         assert score["versions"]["torch"].startswith("2.13")
+        assert score["data"]["split"] == "all"  # SyntheticShapes has no public/private parts
     placed = list((workdir / "results" / "stimuli_on_screen").iterdir())
     assert [p.name for p in placed] == ["SyntheticShapes--target8.00--source10.00"]
     layers = sorted(p.name for p in (workdir / "results/activations/alexnet_untrained" / placed[0].name).glob("*.nc"))
@@ -119,3 +120,84 @@ def test_same_numbers_as_before_benchmark_plugins(workdir):
         for field in ("score", "raw", "ceiling", "error"):
             assert score[field] == pytest.approx(expected[field], rel=1e-9, abs=1e-12), (key, field)
         assert score["per_fold"] == pytest.approx(expected["per_fold"], rel=1e-9, abs=1e-12)
+
+
+def declared_localrules():
+    """Rule names of the Snakefile's `localrules:` block."""
+    block = re.search(r"^localrules:\n((?:    \w+,\n)+)", (ROOT / "Snakefile").read_text(), flags=re.M)
+    assert block, "the Snakefile declares no localrules block"
+    return re.findall(r"(\w+),", block.group(1))
+
+
+def test_profile_names_the_workflows_localrules():
+    profile = (ROOT / "profiles" / "slurm" / "config.yaml").read_text()
+    described = re.search(r"^#\s+localrules: (.+)$", profile, flags=re.M)
+    assert described, "profiles/slurm/config.yaml does not list the localrules"
+    assert [name.strip() for name in described.group(1).split(",")] == declared_localrules()
+    assert {"summary", "leaderboard", "fetch", "fetch_stimuli", "fetch_assembly"} <= set(declared_localrules())
+
+
+def test_summary_and_leaderboard_run_on_the_submitting_host_under_slurm(workdir):
+    """With the SLURM executor (no SLURM on this machine: a submitted job fails with 'sacct' missing) the grid's
+    tables are rebuilt on the host: they are localrules, not cluster jobs."""
+    result = snakemake(workdir, "--executor", "slurm", "--jobs", "1", "--slurm-init-seconds-before-status-checks",
+                       "1", "--forcerun", "summary", "leaderboard", "--", "results/summary.tsv",
+                       "results/leaderboard.html", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "localrule summary:" in output and "localrule leaderboard:" in output, output[-3000:]
+
+
+def test_pls_components_above_the_training_size_are_reported(workdir, tmp_path):
+    """pls_components 1000 on 144 training images: the folds fit 143 components, and the job's log and the score
+    JSON say so (a copy of the finished grid: only the folds and scores of that benchmark rerun)."""
+    copy = tmp_path / "grid"
+    shutil.copytree(workdir, copy, symlinks=True)  # copy2 keeps the mtimes: the cached stages stay cached
+    override = tmp_path / "pls.yaml"
+    override.write_text("benchmark_settings:\n  SyntheticShapes.IT-pls: {splits: 3, pls_components: 1000}\n")
+    snakemake(copy, "--", "results/pixels/SyntheticShapes.IT-pls.json", configfiles=(TINY, override))
+    score = json.loads((copy / "results/pixels/SyntheticShapes.IT-pls.json").read_text())
+    capped = score["pls_components_capped"]
+    assert (capped["requested"], capped["used"]) == (1000, 143), capped
+    log = (copy / "logs/fit_fold/pixels/SyntheticShapes.IT-pls/pixels/fold0.log").read_text()
+    assert "WARNING: SyntheticShapes.IT-pls: pls_components 1000" in log and "fitted with 143 components" in log
+
+
+BROKEN_MODEL = '''
+import torch
+
+
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        raise RuntimeError("this test model fails on every image")
+
+
+def build():
+    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten(), torch.nn.LazyLinear(10))
+'''
+
+
+def test_a_partly_failed_grid_rebuilds_the_tables_naming_the_missing_scores(workdir, tmp_path):
+    """--keep-going with a model whose extraction fails: the other models' scores are in summary.tsv and the
+    leaderboard, the failed model's cells are named missing (the previous run's tables are not left behind)."""
+    copy = tmp_path / "grid"
+    shutil.copytree(workdir, copy, symlinks=True)
+    (copy / "models").mkdir()
+    (copy / "models" / "broken.py").write_text(BROKEN_MODEL)
+    overlay = tmp_path / "broken.yaml"
+    overlay.write_text("models: [pixels, alexnet_untrained, broken]\nmodel_zoo:\n  broken:\n"
+                       "    architecture: models/broken.py:build\n    visual_degrees: 8\n"
+                       "    layers: {V4: '1', IT: '1'}\n    behavioral_readout_layer: '2'\n")
+    result = snakemake(copy, "--keep-going", configfiles=(TINY, overlay), check=False)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "3 score(s) of the grid missing: broken × SyntheticShapes.V4-pls" in output, output[-3000:]
+    summary = (copy / "results" / "summary.tsv").read_text().splitlines()
+    assert summary[0].split("\t")[-1] == "status" and len(summary) == 1 + 6 + 3
+    missing = [line.split("\t") for line in summary if line.endswith("\tmissing")]
+    assert sorted((row[0], row[1]) for row in missing) == [
+        ("broken", "SyntheticShapes.IT-pls"), ("broken", "SyntheticShapes.V4-pls"),
+        ("broken", "SyntheticShapesBehaviour-i2n")]
+    page = (copy / "results" / "leaderboard.html").read_text()
+    assert "Incomplete grid: 3 score(s) missing" in page and "broken &times; SyntheticShapes.IT-pls" in page
+    assert ">broken</th>" in page and ">pixels</th>" in page

@@ -35,6 +35,7 @@ rule score:
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
         model_spec=lambda wildcards: model_provenance(get_model(wildcards.model), ".", wildcards.model),
         data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
+                                "split": get_benchmark(wildcards.benchmark).split,
                                 "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
                                 **({"fitting_stimulus_set": get_benchmark(wildcards.benchmark).family.fitting_stimulus_set}
                                    if get_benchmark(wildcards.benchmark).family.fitting_stimulus_set else {}),

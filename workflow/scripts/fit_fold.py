@@ -66,5 +66,7 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
         result.update(model=w.model, benchmark=w.benchmark, layer=w.layer, metric=p.metric,
                       seconds=round(time.perf_counter() - started, 3))
         write_json(result, snakemake.output[0])
+        if result.get("pls_components_capped"):
+            print(f"WARNING: {result['pls_components_capped']['why']}")
         print(f"fold {w.fold}: {features} features -> {target.sizes['neuroid']} neuroids, "
               f"{result['n_train']} train / {result['n_test']} test, {result['seconds']} s")
