@@ -1,6 +1,7 @@
 # Shared by every rule: config validation, wildcard constraints, and the input functions that map a target
 # (model, benchmark) onto the files it needs. All lookups go through src/brainpipe, so the workflow and a
 # Python user agree on what a benchmark or a model is.
+import os
 from pathlib import Path
 
 from snakemake.utils import validate
@@ -11,7 +12,8 @@ from brainpipe import parse_cache, screen
 from brainpipe.metrics import uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
-                                       layers_for_sweep, library_code, load_registry)
+                                       layers_for_sweep, library_code, load_layer_sets, load_registry,
+                                       missing_layer_sets, save_layer_sets)
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -117,11 +119,14 @@ def behaviour_benchmark(wildcards):
 
 
 def behaviour_task_inputs(wildcards):
+    """The task reads one layer (its readout or logits) of the activations: only that file is an input, so
+    adding a layer to the model's sweep does not rerun the task."""
     b = behaviour_benchmark(wildcards)
-    inputs = {"features": f"results/activations/{wildcards.model}/{wildcards.stimuli}"}
+    layer = behaviour_layer_of(wildcards.model, b)
+    inputs = {"features": layer_file(wildcards.model, wildcards.stimuli, layer)}
     if b.behaviour.task == "probabilities":
         key = fitting_key(wildcards.model, b)
-        inputs["fitting"] = f"results/activations/{wildcards.model}/{key}"
+        inputs["fitting"] = layer_file(wildcards.model, key, layer)
         inputs["fitting_stimuli"] = f"resources/stimuli/{b.family.fitting_stimulus_set}"
         if b.behaviour.metric == "value_delta":  # each test image's image_number and block
             inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
@@ -140,13 +145,24 @@ def behavioural_datasets():
     return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours})
 
 
-def activations_dir(wildcards):
-    return f"results/activations/{wildcards.model}/{stimuli_key(wildcards.model, get_benchmark(wildcards.benchmark))}"
+def layer_file(model_name, stimuli, layer):
+    """One layer's activations: each is an output of its own (activations.smk), so that the jobs computed from
+    it depend on that file alone."""
+    return f"results/activations/{model_name}/{stimuli}/{layer}.nc"
+
+
+def benchmark_layer_file(wildcards):
+    """The activations of the layer a fold job (or Gram) of this model × benchmark reads."""
+    b = get_benchmark(wildcards.benchmark)
+    return layer_file(wildcards.model, stimuli_key(wildcards.model, b), wildcards.layer)
 
 
 def stimuli_folder(wildcards):
     """Input of the activations rule: an original stimulus set or a placed copy."""
-    key = wildcards.stimuli
+    return stimuli_path(wildcards.stimuli)
+
+
+def stimuli_path(key):
     base = key.split("--target")[0]
     return f"resources/stimuli/{base}" if key == base else f"results/stimuli_on_screen/{key}"
 
@@ -194,14 +210,9 @@ def fold_source(wildcards):
     b = get_benchmark(wildcards.benchmark)
     if b.kind == "behaviour":
         return behaviour_output(wildcards.model, b)
-    if uses_gram(get_benchmark(wildcards.benchmark)):
-        return f"{activations_dir(wildcards).replace('results/activations/', 'results/gram/', 1)}/{wildcards.layer}.nc"
-    return activations_dir(wildcards)
-
-
-def fold_source_file(wildcards, input):
-    source = str(input.source)
-    return source if source.endswith(".nc") else f"{source}/{wildcards.layer}.nc"
+    if uses_gram(b):
+        return benchmark_layer_file(wildcards).replace("results/activations/", "results/gram/", 1)
+    return benchmark_layer_file(wildcards)
 
 
 def fold_files(wildcards):
@@ -209,16 +220,39 @@ def fold_files(wildcards):
     return expand("results/{{model}}/{{benchmark}}/layers/{{layer}}/fold{fold}.json", fold=range(b.n_folds))
 
 
-def grid_activations():
-    """Every activation folder of the grid (one per model × stimulus folder it sees, fitting sets included)."""
-    folders = set()
+def grid_layer_files():
+    """{(model, stimulus folder): its layer files} for every model of the grid and every stimulus folder it sees
+    (fitting sets included); the layers are model_layers', independent of the grid's benchmarks."""
+    folders = {}
     for m in config["models"]:
         for identifier in config["benchmarks"]:
             b = get_benchmark(identifier)
-            folders.add(f"results/activations/{m}/{stimuli_key(m, b)}")
+            keys = [stimuli_key(m, b)]
             if b.kind == "behaviour" and fitting_key(m, b):
-                folders.add(f"results/activations/{m}/{fitting_key(m, b)}")
-    return sorted(folders)
+                keys.append(fitting_key(m, b))
+            for key in keys:
+                if (m, key) not in folders:
+                    folders[(m, key)] = [layer_file(m, key, layer) for layer in model_layers(m, key.split("--target")[0])]
+    return folders
+
+
+def grid_activations():
+    """Every activation layer file of the grid."""
+    return sorted({file for files in grid_layer_files().values() for file in files})
+
+
+LAYER_SET_PLANS = Path(".snakemake/brainpipe/activation_layer_sets")
+
+
+def layer_sets():
+    """The sets of layer files that one activations job each writes together (activations.smk): in the main
+    process, every grid folder's missing layers when more than one is missing (saved as plans); in a cluster job,
+    the saved plans, since files may have appeared since the main process planned."""
+    if not workflow.is_main_process:
+        return load_layer_sets(LAYER_SET_PLANS)
+    sets = missing_layer_sets(grid_layer_files(), os.path.exists)
+    save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
+    return sets
 
 
 def grid_scores():

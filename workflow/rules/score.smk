@@ -66,7 +66,7 @@ rule summary:
 
 
 rule activations_all:
-    """Partial target: every activation folder the grid needs."""
+    """Partial target: every activations layer file the grid needs."""
     input:
         lambda wildcards: grid_activations(),
 
