@@ -119,3 +119,73 @@ def test_same_numbers_as_before_benchmark_plugins(workdir):
         for field in ("score", "raw", "ceiling", "error"):
             assert score[field] == pytest.approx(expected[field], rel=1e-9, abs=1e-12), (key, field)
         assert score["per_fold"] == pytest.approx(expected["per_fold"], rel=1e-9, abs=1e-12)
+
+
+# --- per-layer activations: a sweep edit reruns only the new layers' jobs ------------------------------------------
+
+AGGREGATION = {"score", "sweep_table", "sweep_plot", "summary", "leaderboard", "folds_plot", "plots", "all"}
+
+
+def job_counts(result):
+    """{rule: jobs} of a dry run's "Job stats" table; a rule writing several layer files at once
+    (activations_layers_<hash>) is counted as "activations_layers"."""
+    text = result.stdout + result.stderr
+    if "Nothing to be done" in text:
+        return {}
+    table = text.split("Job stats:", 1)[1].split("\ntotal", 1)[0]
+    counts = {}
+    for name, count in re.findall(r"^(\w+)\s+(\d+)$", table, flags=re.M):
+        name = "activations_layers" if name.startswith("activations_layers_") else name
+        counts[name] = counts.get(name, 0) + int(count)
+    return counts
+
+
+def file_times(root, folders=("results/activations", "results/gram", "results/pixels", "results/alexnet_untrained")):
+    """{path: mtime_ns} of every file under the per-layer stages' folders (activations, Gram, folds, layer and
+    headline scores)."""
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns for folder in folders for p in (root / folder).rglob("*")
+            if p.is_file()}
+
+
+def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path):
+    """The tiny grid after a full run (copied with Snakemake's records): adding two layers to alexnet_untrained's IT
+    sweep extracts just those two, in one job, and schedules only their Gram matrices, folds and layer scores and
+    the IT headline; a layer already extracted for V4 (features.7) is reused, its Gram too. No file of an untouched
+    layer is rewritten. One more layer is one single-layer job; removing layers reruns only the aggregation. The
+    README's "What a sweep edit reruns" quotes these counts."""
+    work = tmp_path / "work"
+    shutil.copytree(workdir, work, symlinks=True)  # copy2: mtimes kept, so Snakemake sees the same state
+    sweep = tmp_path / "sweep.yaml"
+
+    def with_sweep(*layers):
+        sweep.write_text("model_zoo:\n  alexnet_untrained:\n    sweep: {IT: [" + ", ".join(layers) + "]}\n")
+        return (TINY, sweep)
+
+    before = file_times(work)
+    added = snakemake(work, "-n", configfiles=with_sweep("features.5", "features.7", "features.9", "features.12"))
+    assert job_counts(added) == {"activations_layers": 1, "gram": 2, "fit_fold": 9, "score_layer": 3, "score": 1,
+                                 "sweep_table": 1, "sweep_plot": 1, "summary": 1, "leaderboard": 1, "folds_plot": 1,
+                                 "all": 1}, job_counts(added)
+    layer_files = [o for o in planned_outputs(added) if o.startswith("results/activations/")]
+    assert len(layer_files) == 1, layer_files  # one job writes both new layers: one forward pass
+    assert sorted(layer_files[0].split(", ")) == [f"results/activations/alexnet_untrained/SyntheticShapes--target8.00"
+                                                  f"--source10.00/{layer}.nc" for layer in ("features.5", "features.9")]
+    snakemake(work, configfiles=with_sweep("features.5", "features.7", "features.9", "features.12"))
+    after = file_times(work)
+    rewritten = {path for path in before if after[path] != before[path]}
+    assert rewritten == {"results/alexnet_untrained/SyntheticShapes.IT-pls.json"}, sorted(rewritten)
+    assert "Nothing to be done" in snakemake(work, "-n", configfiles=with_sweep(
+        "features.5", "features.7", "features.9", "features.12")).stdout
+
+    one_more = snakemake(work, "-n", configfiles=with_sweep("features.2", "features.5", "features.7", "features.9",
+                                                           "features.12"))
+    assert job_counts(one_more) == {"activations": 1, "gram": 1, "fit_fold": 3, "score_layer": 1, "score": 1,
+                                    "sweep_table": 1, "sweep_plot": 1, "summary": 1, "leaderboard": 1,
+                                    "folds_plot": 1, "all": 1}, job_counts(one_more)
+
+    removed = snakemake(work, "-n", configfiles=with_sweep("features.7", "features.12"))
+    assert set(job_counts(removed)) <= AGGREGATION, job_counts(removed)
+    snakemake(work, configfiles=with_sweep("features.7", "features.12"))
+    rewritten = {path for path, time in file_times(work).items() if after.get(path) != time}
+    assert rewritten <= {"results/alexnet_untrained/SyntheticShapes.IT-pls.json",
+                         "results/alexnet_untrained/SyntheticShapes.IT-pls/sweep.tsv"}, sorted(rewritten)

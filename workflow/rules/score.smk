@@ -24,6 +24,16 @@ rule score_layer:
 from brainpipe.model_sources import model_provenance
 
 
+def score_model_spec(model_name, benchmark):
+    """The model_spec of a headline score: the model's entry with provenance, its sweep narrowed to the benchmark's
+    region (none for behaviour), so that editing another region's sweep does not rewrite this score."""
+    spec = model_provenance(get_model(model_name), ".", model_name)
+    sweep = spec.pop("sweep", None) or {}
+    if benchmark.kind != "behaviour" and benchmark.region in sweep:
+        spec["sweep"] = {benchmark.region: sweep[benchmark.region]}
+    return spec
+
+
 rule score:
     input:
         layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
@@ -33,7 +43,7 @@ rule score:
     params:
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
-        model_spec=lambda wildcards: model_provenance(get_model(wildcards.model), ".", wildcards.model),
+        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
         data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
                                 "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
                                 **({"fitting_stimulus_set": get_benchmark(wildcards.benchmark).family.fitting_stimulus_set}
