@@ -15,13 +15,14 @@ share their files and are the identical number. Settings given as keyword argume
 
 A model that exists only in this Python session (an ``nn.Module``, or an object with Brain-Score's BrainModel
 interface, e.g. a class defined in a notebook) cannot be rebuilt by a workflow job. Its activations are computed
-here, with the library and the settings the activations job would use, into the layer files that job would
-write (results/activations/<name>/<stimuli>/<layer>.nc), only those Snakemake would (re)compute; its model_zoo entry
-says ``architecture: inprocess:<fingerprint>`` (a hash of the network's weights and code, or of the object), and
-Snakemake is told those files are up to date (``--touch``), so it records the entry's params like for a job it ran. Everything after (Gram matrices, folds, ceilings, score)
-is the ordinary workflow. A changed network has another fingerprint: Snakemake's params trigger then marks the
-activations outdated and they are recomputed here. Should a workflow run outside Python ever need them again
-(deleted, older than their stimuli), its activations job stops with a message saying to call ``score`` again.
+here, with the library and the settings the activations job would use, into the layer files that job would write
+(results/activations/<name>/<stimuli>/<layer>.nc), only those Snakemake would (re)compute; its model_zoo entry says
+``architecture: inprocess:<fingerprint>`` (a hash of the network's weights and code, or of the object), and
+Snakemake is told those files are up to date (``--touch``), so it records the entry's params like for a job it ran.
+Everything after (Gram matrices, folds, ceilings, score) is the ordinary workflow. A changed network has another
+fingerprint: Snakemake's params trigger then marks the activations outdated and they are recomputed here. Should a
+workflow run outside Python ever need them again (deleted, older than their stimuli), its activations job stops with
+a message saying to call ``score`` again.
 """
 
 from __future__ import annotations

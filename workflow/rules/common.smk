@@ -2,6 +2,7 @@
 # (model, benchmark) onto the files it needs. All lookups go through src/brainpipe, so the workflow and a
 # Python user agree on what a benchmark or a model is.
 import os
+from collections import namedtuple
 from pathlib import Path
 
 from snakemake.utils import validate
@@ -10,10 +11,11 @@ from snakemake.utils import validate
 from brainpipe import benchmarks as bench
 from brainpipe import parse_cache, screen
 from brainpipe.metrics import uses_gram
+from brainpipe.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
-                                       layers_for_sweep, library_code, load_layer_sets, load_registry,
-                                       missing_layer_sets, save_layer_sets)
+                                       layer_set_rule, layers_for_sweep, library_code, load_layer_sets,
+                                       load_registry, missing_layer_sets, save_layer_sets)
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -198,6 +200,16 @@ def scored_layers(model_name, benchmark):
     return sorted(set([committed] + layers_for_sweep(spec, benchmark.region)))
 
 
+def score_model_spec(model_name, benchmark):
+    """The model_spec of a headline score: the model's entry with provenance, its sweep narrowed to the benchmark's
+    region (none for behaviour), so that editing another region's sweep does not rewrite this score."""
+    spec = model_provenance(get_model(model_name), ".", model_name)
+    sweep = spec.pop("sweep", None) or {}
+    if benchmark.kind != "behaviour" and benchmark.region in sweep:
+        spec["sweep"] = {benchmark.region: sweep[benchmark.region]}
+    return spec
+
+
 def committed_layer(model_name, benchmark):
     if benchmark.kind == "behaviour":
         return behaviour_layer_of(model_name, benchmark)
@@ -232,7 +244,8 @@ def grid_layer_files():
                 keys.append(fitting_key(m, b))
             for key in keys:
                 if (m, key) not in folders:
-                    folders[(m, key)] = [layer_file(m, key, layer) for layer in model_layers(m, key.split("--target")[0])]
+                    layers = model_layers(m, key.split("--target")[0])
+                    folders[(m, key)] = [layer_file(m, key, layer) for layer in layers]
     return folders
 
 
@@ -253,6 +266,52 @@ def layer_sets():
     sets = missing_layer_sets(grid_layer_files(), os.path.exists)
     save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
     return sets
+
+
+ActivationsRule = namedtuple("ActivationsRule", "name input output folder log benchmark")
+
+
+def activations_rules():
+    """The per-layer rule, then one rule (without wildcards, so Snakemake prefers it) per set of layer files to
+    extract together."""
+    rules_ = [ActivationsRule("activations", stimuli_folder, "results/activations/{model}/{stimuli}/{layer}.nc",
+                              lambda wildcards: (wildcards.model, wildcards.stimuli),
+                              "logs/activations/{model}/{stimuli}/{layer}.log",
+                              "results/benchmarks/activations/{model}/{stimuli}/{layer}.tsv")]
+    for outputs in layer_sets():
+        model_name, stimuli = Path(outputs[0]).parts[2:4]  # results/activations/<model>/<stimuli>/<layer>.nc
+        rules_.append(ActivationsRule(layer_set_rule(outputs), stimuli_path(stimuli), outputs,
+                                      lambda wildcards, folder=(model_name, stimuli): folder,
+                                      f"logs/activations/{model_name}/{stimuli}.log",
+                                      f"results/benchmarks/activations/{model_name}/{stimuli}.tsv"))
+    return rules_
+
+
+def activations_params(folder):
+    """The params of the activations in ``folder(wildcards)`` = (model, stimulus folder): what the values depend
+    on (the model's whole resolved definition, its code and weights files, the library), never which layers."""
+    name = lambda wildcards: folder(wildcards)[0]
+    spec = lambda wildcards: get_model(name(wildcards))
+    return dict(
+        code=library_code("models", "model_sources", "preprocessing", "activations", "stimuli", "_torchvision"),
+        architecture=lambda wildcards: spec(wildcards)["architecture"],
+        weights=lambda wildcards: spec(wildcards).get("weights"),
+        seed=lambda wildcards: spec(wildcards).get("seed", 0),
+        # the whole resolved definition (source, weights, weights_file, preprocessing with defaults filled in)
+        model=lambda wildcards: model_definition(spec(wildcards)),
+        # editing your own model's .py file, or replacing its weights_file, reruns its activations and what follows
+        source_sha1=lambda wildcards: source_sha1(spec(wildcards), ".", name(wildcards)),
+        weights_sha256=lambda wildcards: weights_sha256(spec(wildcards), ".", name(wildcards)),
+        device=config.get("device", "auto"),
+        batch_size=config.get("batch_size", 64),
+    )
+
+
+def same_resources_as_per_layer_rule(name):
+    """--set-resources / --set-threads (e.g. the slurm profile's `activations: gpu: 0`) name the per-layer rule:
+    a job that extracts several layers asks for the same."""
+    if name != "activations":
+        workflow.get_rule(name).resources = workflow.get_rule("activations").resources.copy()
 
 
 def grid_scores():

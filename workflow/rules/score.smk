@@ -21,19 +21,6 @@ rule score_layer:
         "../scripts/score_layer.py"
 
 
-from brainpipe.model_sources import model_provenance
-
-
-def score_model_spec(model_name, benchmark):
-    """The model_spec of a headline score: the model's entry with provenance, its sweep narrowed to the benchmark's
-    region (none for behaviour), so that editing another region's sweep does not rewrite this score."""
-    spec = model_provenance(get_model(model_name), ".", model_name)
-    sweep = spec.pop("sweep", None) or {}
-    if benchmark.kind != "behaviour" and benchmark.region in sweep:
-        spec["sweep"] = {benchmark.region: sweep[benchmark.region]}
-    return spec
-
-
 rule score:
     input:
         layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
