@@ -147,7 +147,7 @@ def file_times(root, folders=("results/activations", "results/gram", "results/pi
             if p.is_file()}
 
 
-def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path):
+def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path, monkeypatch):
     """The tiny grid after a full run (copied with Snakemake's records): adding two layers to alexnet_untrained's IT
     sweep extracts just those two, in one job, and schedules only their Gram matrices, folds and layer scores and
     the IT headline; a layer already extracted for V4 (features.7) is reused, its Gram too. No file of an untouched
@@ -189,3 +189,20 @@ def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path):
     rewritten = {path for path, time in file_times(work).items() if after.get(path) != time}
     assert rewritten <= {"results/alexnet_untrained/SyntheticShapes.IT-pls.json",
                          "results/alexnet_untrained/SyntheticShapes.IT-pls/sweep.tsv"}, sorted(rewritten)
+
+    # brainpipe.score after the command line, with the same config: everything is reused, nothing rewritten
+    import yaml
+
+    import brainpipe
+    from brainpipe.api import _merged
+
+    merged = {}
+    for config in (ROOT / "config" / "config.yaml", TINY, sweep):
+        merged = _merged(merged, yaml.safe_load(config.read_text()))
+    # key order kept: a param that is a dict (e.g. demo_stimuli's settings) is compared by its repr
+    (tmp_path / "merged.yaml").write_text(yaml.safe_dump(merged, sort_keys=False))
+    settled = file_times(work)
+    monkeypatch.chdir(work)
+    score = brainpipe.score("alexnet_untrained", "SyntheticShapes.IT-pls", config=tmp_path / "merged.yaml")
+    assert file_times(work) == settled
+    assert score.attrs["sweep"] and score.attrs["model_spec"]["sweep"] == {"IT": ["features.7", "features.12"]}
