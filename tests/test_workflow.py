@@ -10,6 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+import brainpipe
+from brainpipe.api import _merged
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -201,3 +205,84 @@ def test_a_partly_failed_grid_rebuilds_the_tables_naming_the_missing_scores(work
     page = (copy / "results" / "leaderboard.html").read_text()
     assert "Incomplete grid: 3 score(s) missing" in page and "broken &times; SyntheticShapes.IT-pls" in page
     assert ">broken</th>" in page and ">pixels</th>" in page
+
+
+# --- per-layer activations: a sweep edit reruns only the new layers' jobs ------------------------------------------
+
+AGGREGATION = {"score", "sweep_table", "sweep_plot", "summary", "leaderboard", "folds_plot", "plots", "all"}
+
+
+def job_counts(result):
+    """{rule: jobs} of a dry run's "Job stats" table; a rule writing several layer files at once
+    (activations_layers_<hash>) is counted as "activations_layers"."""
+    text = result.stdout + result.stderr
+    if "Nothing to be done" in text:
+        return {}
+    table = text.split("Job stats:", 1)[1].split("\ntotal", 1)[0]
+    counts = {}
+    for name, count in re.findall(r"^(\w+)\s+(\d+)$", table, flags=re.M):
+        name = "activations_layers" if name.startswith("activations_layers_") else name
+        counts[name] = counts.get(name, 0) + int(count)
+    return counts
+
+
+def file_times(root, folders=("results/activations", "results/gram", "results/pixels", "results/alexnet_untrained")):
+    """{path: mtime_ns} of every file under the per-layer stages' folders (activations, Gram, folds, layer and
+    headline scores)."""
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns for folder in folders for p in (root / folder).rglob("*")
+            if p.is_file()}
+
+
+def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path, monkeypatch):
+    """The tiny grid after a full run (copied with Snakemake's records): adding two layers to alexnet_untrained's IT
+    sweep extracts just those two, in one job, and schedules only their Gram matrices, folds and layer scores and
+    the IT headline; a layer already extracted for V4 (features.7) is reused, its Gram too. No file of an untouched
+    layer is rewritten. One more layer is one single-layer job; removing layers reruns only the aggregation. The
+    README's "What a sweep edit reruns" quotes these counts."""
+    work = tmp_path / "work"
+    shutil.copytree(workdir, work, symlinks=True)  # copy2: mtimes kept, so Snakemake sees the same state
+    sweep = tmp_path / "sweep.yaml"
+
+    def with_sweep(*layers):
+        sweep.write_text("model_zoo:\n  alexnet_untrained:\n    sweep: {IT: [" + ", ".join(layers) + "]}\n")
+        return (TINY, sweep)
+
+    before = file_times(work)
+    added = snakemake(work, "-n", configfiles=with_sweep("features.5", "features.7", "features.9", "features.12"))
+    assert job_counts(added) == {"activations_layers": 1, "gram": 2, "fit_fold": 9, "score_layer": 3, "score": 1,
+                                 "sweep_table": 1, "sweep_plot": 1, "summary": 1, "leaderboard": 1, "folds_plot": 1,
+                                 "all": 1}, job_counts(added)
+    layer_files = [o for o in planned_outputs(added) if o.startswith("results/activations/")]
+    assert len(layer_files) == 1, layer_files  # one job writes both new layers: one forward pass
+    assert sorted(layer_files[0].split(", ")) == [f"results/activations/alexnet_untrained/SyntheticShapes--target8.00"
+                                                  f"--source10.00/{layer}.nc" for layer in ("features.5", "features.9")]
+    snakemake(work, configfiles=with_sweep("features.5", "features.7", "features.9", "features.12"))
+    after = file_times(work)
+    rewritten = {path for path in before if after[path] != before[path]}
+    assert rewritten == {"results/alexnet_untrained/SyntheticShapes.IT-pls.json"}, sorted(rewritten)
+
+    # one more layer: a single-layer job (its counts also show that nothing of the previous edit is left to do)
+    one_more = snakemake(work, "-n", configfiles=with_sweep("features.2", "features.5", "features.7", "features.9",
+                                                           "features.12"))
+    assert job_counts(one_more) == {"activations": 1, "gram": 1, "fit_fold": 3, "score_layer": 1, "score": 1,
+                                    "sweep_table": 1, "sweep_plot": 1, "summary": 1, "leaderboard": 1,
+                                    "folds_plot": 1, "all": 1}, job_counts(one_more)
+
+    removed = snakemake(work, "-n", configfiles=with_sweep("features.7", "features.12"))
+    assert set(job_counts(removed)) <= AGGREGATION, job_counts(removed)
+    snakemake(work, configfiles=with_sweep("features.7", "features.12"))
+    rewritten = {path for path, time in file_times(work).items() if after.get(path) != time}
+    assert rewritten <= {"results/alexnet_untrained/SyntheticShapes.IT-pls.json",
+                         "results/alexnet_untrained/SyntheticShapes.IT-pls/sweep.tsv"}, sorted(rewritten)
+
+    # brainpipe.score after the command line, with the same config: everything is reused, nothing rewritten
+    merged = {}
+    for config in (ROOT / "config" / "config.yaml", TINY, sweep):
+        merged = _merged(merged, yaml.safe_load(config.read_text()))
+    # key order kept: a param that is a dict (e.g. demo_stimuli's settings) is compared by its repr
+    (tmp_path / "merged.yaml").write_text(yaml.safe_dump(merged, sort_keys=False))
+    settled = file_times(work)
+    monkeypatch.chdir(work)
+    score = brainpipe.score("alexnet_untrained", "SyntheticShapes.IT-pls", config=tmp_path / "merged.yaml")
+    assert file_times(work) == settled
+    assert score.attrs["sweep"] and score.attrs["model_spec"]["sweep"] == {"IT": ["features.7", "features.12"]}
