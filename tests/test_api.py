@@ -1,6 +1,7 @@
 """brainpipe.score from Python: same stages, same caches and the identical number as the command line."""
 
 import json
+import re
 import shutil
 
 import numpy as np
@@ -24,8 +25,16 @@ def repo_config(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config):
+def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config, capsys):
     s = brainpipe.score("pixels", "SyntheticShapes.IT-pls")
+    # not silent for minutes: one progress line, rewritten (\r) as Snakemake's jobs finish, ended by a newline
+    progress = capsys.readouterr().err
+    assert progress.startswith("\rbrainpipe: scoring pixels on SyntheticShapes.IT-pls: planning") and \
+        progress.endswith("\n") and progress.count("\n") == 1, progress
+    counts = re.findall(r"(\d+) of (\d+) jobs \(\d+%\) done, latest job: (\w+)", progress)
+    assert len(counts) >= 5 and counts[-1][0] == counts[-1][1] and counts[-1][2] == "score", counts
+    brainpipe.score("pixels", "SyntheticShapes.IT-pls")
+    assert capsys.readouterr().err.endswith("nothing to do (all up to date)\n")
     on_disk = json.loads((repo_config / "results/pixels/SyntheticShapes.IT-pls.json").read_text())
     assert float(s) == on_disk["score"] and s.raw == on_disk["raw"] and s.ceiling == on_disk["ceiling"]
     assert s.layer == "pixels" and len(s.per_fold) == 3 and s.attrs["benchmark"] == "SyntheticShapes.IT-pls"

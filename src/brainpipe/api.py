@@ -89,7 +89,7 @@ def load_model(name_or_spec, config=None, device="auto"):
 MODEL_KEYS = ("layers", "sweep", "visual_degrees", "preprocessing")
 
 
-def score(model, benchmark: str, name: str | None = None, cores: int = 2, config=None, quiet=True, device=None,
+def score(model, benchmark: str, name: str | None = None, cores: int = 2, config=None, quiet=None, device=None,
           **settings) -> Score:
     """Score ``model`` on ``benchmark`` through the workflow; returns a :class:`Score`.
 
@@ -105,6 +105,8 @@ def score(model, benchmark: str, name: str | None = None, cores: int = 2, config
     config : the config file the workflow reads first (default config/config.yaml of the working directory, else
         of this checkout).
     device : where an in-memory model runs ('auto', 'cpu', 'cuda'; default the config's ``device``).
+    quiet : None (default) one progress line on stderr, rewritten as Snakemake finishes jobs ("7 of 19 jobs
+        (37%) done, latest job: fit_fold"); False Snakemake's whole log; True nothing (errors still show its log's end).
     """
     base = _config(config)
     zoo = base.get("model_zoo") or {}
@@ -161,13 +163,50 @@ class _Workflow:
         self.quiet = quiet
 
     def run(self, *arguments, what, capture=False):
-        run = subprocess.run(self.base + list(arguments) + self.configs, capture_output=self.quiet or capture,
-                             text=True)
-        output = (run.stdout or "") + (run.stderr or "")
-        if run.returncode != 0:
-            raise RuntimeError(f"{what} failed (snakemake exit {run.returncode}):\n"
-                               f"{output[-3000:] if (self.quiet or capture) else ''}")
+        command = self.base + list(arguments) + self.configs
+        if self.quiet is None and not capture:
+            returncode, output = _run_with_progress_line(command, what)
+        else:
+            run = subprocess.run(command, capture_output=self.quiet or capture, text=True)
+            returncode, output = run.returncode, (run.stdout or "") + (run.stderr or "")
+        if returncode != 0:
+            raise RuntimeError(f"{what} failed (snakemake exit {returncode}):\n"
+                               f"{output[-3000:] if self.quiet is not False or capture else ''}")
         return output
+
+
+#: Snakemake's lines that ``score``'s progress line is made of: a job starting, and the count after each job
+STARTED = re.compile(r"^(?:local)?rule (\w+):$")
+DONE = re.compile(r"^(\d+) of (\d+) steps \((\d+%)\) done$")
+
+
+def _run_with_progress_line(command, what, out=None):
+    """Run Snakemake, keeping its log, and show one line on ``out`` (stderr) that is rewritten as jobs start and
+    finish, as tqdm does (a carriage return, which terminals and notebooks both honour); a newline ends it."""
+    out = out or sys.stderr
+    lines, state = [], {"done": "", "rule": ""}
+
+    def show(text):
+        print(f"\r\x1b[K{text}" if out.isatty() else f"\r{text}", end="", file=out, flush=True)
+
+    show(f"brainpipe: {what}: planning")
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1) as run:
+        for line in run.stdout:
+            lines.append(line)
+            line = line.strip()
+            started, done = STARTED.match(line), DONE.match(line)
+            if started:
+                state["rule"] = started.group(1)
+            elif done:
+                state["done"] = f"{done.group(1)} of {done.group(2)} jobs ({done.group(3)}) done"
+            elif line.startswith("Nothing to be done"):
+                state["done"] = "nothing to do (all up to date)"
+            else:
+                continue
+            show(f"brainpipe: {what}: {state['done'] or 'started'}"
+                 f"{', latest job: ' + state['rule'] if state['rule'] and 'nothing' not in state['done'] else ''}")
+    print(file=out, flush=True)
+    return run.returncode, "".join(lines)
 
 
 def _merged(base, extra):
@@ -333,8 +372,16 @@ def _ensure_inprocess_activations(model, name, benchmark, config, workflow, devi
         return
     if set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) != {"activations"}:  # stimuli not ready yet
         workflow.run(stimuli, what=f"preparing the stimuli {stimuli}")
+    if workflow.quiet is not True:  # the one step that is not a Snakemake job: say what the wait is for
+        print(f"brainpipe: computing the activations of {name} in this process ({', '.join(layers)}; log "
+              f"{destination_log(activations)})", file=sys.stderr, flush=True)
     _extract(model, name, config, stimuli, activations, layers, device)
     workflow.run("--touch", "--force", activations, what=f"recording the activations of {name}")
+
+
+def destination_log(destination):
+    """The activations job's log of an activations folder (an in-process extraction writes the same)."""
+    return Path(destination.replace("results/activations/", "logs/activations/", 1) + ".log")
 
 
 def _extract(model, name, config, stimuli, destination, layers, device):
@@ -358,7 +405,7 @@ def _extract(model, name, config, stimuli, destination, layers, device):
     else:
         home, training = None, None
         wrapped = BrainModelActivations(name, model, spec.get("visual_degrees"))
-    log = Path(destination.replace("results/activations/", "logs/activations/", 1) + ".log")  # the job's log
+    log = destination_log(destination)
     log.parent.mkdir(parents=True, exist_ok=True)
     try:
         torch.set_num_threads(2)  # the activations rule's threads: the same float summation order as a job
