@@ -224,6 +224,49 @@ def test_in_memory_alexnet_gives_the_zoo_alexnet_untrained_score(repo_config):
     assert float(mine) == float(zoo) and mine.raw == zoo.raw and mine.per_fold == zoo.per_fold
 
 
+def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
+    """README "In Python": the load_model(...).look_at(...) block, run as written, records what the workflow's
+    activations job wrote (the stimuli placed on the model's 8° screen from the set's 10°), not the un-placed images
+    (before: 18 % apart)."""
+    import re
+
+    import xarray as xr
+
+    folder = "results/activations/alexnet_untrained/SyntheticShapes--target8.00--source10.00"
+    snakemake(repo_config, "--cores", "2", folder, configfiles=(repo_config / "config/config.yaml",))
+    section = (ROOT / "README.md").read_text().split("### In Python\n", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, flags=re.S)[-1]
+    assert "look_at(" in block
+    namespace = {"brainpipe": brainpipe}
+    exec(compile(block, "README.md", "exec"), namespace)
+    mine = namespace["activations"]
+    with xr.open_dataarray(repo_config / folder / "features.12.nc") as job:
+        job = job.load()
+    assert mine.shape == job.shape and list(mine["stimulus_id"].values) == list(job["stimulus_id"].values)
+    np.testing.assert_allclose(mine.values, job.values, rtol=1e-4, atol=1e-5)
+    # the placed copy is temporary: nothing is left beside the workflow's files
+    assert not list((repo_config / "resources/stimuli").glob("*--target*"))
+
+
+def test_look_at_places_on_screen_or_asks_for_the_degrees(repo_config, demo_stimuli, tmp_path):
+    from brainpipe.data.screen import place_on_screen
+    from brainpipe.models.brain_model import BrainModel
+
+    model = brainpipe.load_model("pixels")  # 8°; the config's SyntheticShapes benchmarks show their set at 10°
+    model.start_recording("IT")
+    assert model.stimulus_degrees["SyntheticShapes"] == 10.0
+    with pytest.raises(ValueError, match=r"visual degrees its images span are unknown .* source_visual_degrees="):
+        model.look_at(demo_stimuli)  # a folder no benchmark names, without a degrees column
+    placed = tmp_path / "placed"
+    place_on_screen(demo_stimuli, placed, 8.0, 16.0)
+    plain = BrainModel.from_spec("pixels", {"architecture": "pixels", "layers": {"IT": "pixels"}})
+    plain.start_recording("IT")
+    expected = plain.look_at(placed, source_visual_degrees=8)  # already at the model's 8°: read as it is
+    np.testing.assert_array_equal(model.look_at(demo_stimuli, source_visual_degrees=16).values, expected.values)
+    np.testing.assert_array_equal(model.look_at(placed).values, expected.values)  # its degrees column says 8°
+    assert not np.array_equal(model.look_at(demo_stimuli, source_visual_degrees=8).values, expected.values)
+
+
 @pytest.mark.slow
 def test_readme_python_examples_run(repo_config):
     """The README's "In Python" code blocks, run as written in a working directory with the tiny config."""

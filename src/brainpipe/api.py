@@ -75,13 +75,35 @@ def load_model(name_or_spec, config=None, device="auto"):
     interface: ``visual_degrees()``, ``start_recording(region, time_bins)``, ``look_at(stimuli)``)."""
     from .models.brain_model import BrainModel
 
+    settings = _config(config)
+    degrees = stimulus_degrees(settings)  # so look_at places a stimulus folder on screen as the workflow does
     if isinstance(name_or_spec, str):
-        zoo = _config(config).get("model_zoo") or {}
+        zoo = settings.get("model_zoo") or {}
         if name_or_spec not in zoo:
             raise ValueError(f"model {name_or_spec!r} is not in model_zoo of {config or DEFAULT_CONFIG}; "
                              f"known: {sorted(zoo)}")
-        return BrainModel.from_spec(name_or_spec, zoo[name_or_spec], device=device)
-    return BrainModel.from_spec("model", dict(name_or_spec), device=device)
+        return BrainModel.from_spec(name_or_spec, zoo[name_or_spec], device=device, stimulus_degrees=degrees)
+    return BrainModel.from_spec("model", dict(name_or_spec), device=device, stimulus_degrees=degrees)
+
+
+def stimulus_degrees(config) -> dict:
+    """{stimulus set: the visual degrees its images span} for the sets every benchmark of ``config`` shows at one
+    size (family degrees, behaviours' own, config benchmark_settings); a set shown at several sizes is left out,
+    so look_at asks which one is meant instead of guessing."""
+    from . import benchmarks
+
+    registry = benchmarks.from_config(config)
+    sizes = {}
+    for family in registry.families.values():
+        shown = {family.visual_degrees} | {b.visual_degrees for b in family.behaviours if b.visual_degrees}
+        for stimulus_set in family.stimulus_sets:
+            sizes.setdefault(stimulus_set, set()).update(float(d) for d in shown)
+    for identifier, settings in (config.get("benchmark_settings") or {}).items():
+        family = registry.families.get(re.split(r"[.-]", identifier, maxsplit=1)[0])
+        if family is not None and (settings or {}).get("visual_degrees") is not None:
+            for stimulus_set in family.stimulus_sets:
+                sizes.setdefault(stimulus_set, set()).add(float(settings["visual_degrees"]))
+    return {stimulus_set: shown.pop() for stimulus_set, shown in sizes.items() if len(shown) == 1}
 
 
 
