@@ -223,7 +223,7 @@ class BrainModel:
 
     >>> model = BrainModel.from_spec("alexnet", spec)       # spec: a model_zoo entry
     >>> model.start_recording("IT", [(70, 170)])
-    >>> assembly = model.look_at(stimuli_folder)              # (presentation, neuroid) DataArray
+    >>> assembly = model.look_at(stimuli_folder, source_visual_degrees=10)  # (presentation, neuroid) DataArray
     """
 
     def __init__(self, activations_model, visual_degrees, region_layers, batch_size=64, stimulus_degrees=None):
