@@ -14,7 +14,7 @@ from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
                                        layers_for_sweep, library_code, load_registry)
 
-CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
+CONFIG_SCHEMA = REPOSITORY / "workflow/schemas/config.schema.yaml"  # REPOSITORY: the Snakefile's folder
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
     check_config_structure(config, CONFIG_SCHEMA)
 except ConfigError as error:
