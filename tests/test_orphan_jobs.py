@@ -90,3 +90,12 @@ def test_a_hard_killed_snakemake_takes_its_running_job_with_it(tmp_path):
             snakemake.wait()
         if job is not None and running(job):  # before the fix: the orphan would sleep on for two minutes
             os.kill(job, signal.SIGKILL)
+
+
+def test_the_watched_process_is_snakemake_not_a_shell_naming_a_job_script():
+    from brainpipe.pipeline.logs import _runs_snakemake
+
+    assert _runs_snakemake(b"/venv/bin/python3\0/venv/bin/snakemake\0--cores\0002\0")
+    assert _runs_snakemake(b"snakemake\0-n\0") and _runs_snakemake(b"python\0-m\0snakemake\0--cores\0")
+    assert not _runs_snakemake(b"bash\0-c\0set -euo pipefail; python /w/.snakemake/scripts/tmp1.gram.py\0")
+    assert not _runs_snakemake(b"/venv/bin/python3\0/w/.snakemake/scripts/tmp1.gram.py\0")

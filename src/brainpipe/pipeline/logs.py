@@ -94,7 +94,7 @@ def _snakemake_process():
         stat = _stat(pid)
         if stat is None:  # no /proc (macOS): the parent is what runs the job
             return (parent, None)
-        if b"snakemake" in _cmdline(pid):
+        if _runs_snakemake(_cmdline(pid)):
             return (pid, stat[19])
         pid = int(stat[1])
     return (parent, _stat(parent)[19]) if _stat(parent) else None
@@ -114,6 +114,13 @@ def _cmdline(pid):
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def _runs_snakemake(cmdline):
+    """`snakemake ...`, `python .../bin/snakemake ...` or `python -m snakemake ...`; not a shell whose command
+    merely names a job script under .snakemake/scripts/."""
+    arguments = cmdline.split(b"\0")[:3]
+    return any(os.path.basename(a) == b"snakemake" for a in arguments) or b"\0-m\0snakemake\0" in cmdline
 
 
 def _alive(pid, started):
