@@ -12,10 +12,21 @@ from snakemake.utils import min_version
 
 min_version("9.0")
 
+# This checkout's folder: the one of this file, also when another workflow uses it as a module (`module x:
+# snakefile: "path/to/brainpipe/Snakefile"`), where workflow.basedir is the outer workflow's folder.
+SOURCE = workflow.current_basedir
+if "://" in SOURCE.get_path_or_uri(secret_free=True):  # github(...) or a URL: no src/ on this machine to import
+    raise WorkflowError(
+        f"brainpipe used as a module from {SOURCE.get_path_or_uri(secret_free=True)}: its library (src/brainpipe, "
+        "imported by every job) is not fetched with the Snakefile. Clone brainpipe (at a tag) and point the module "
+        "at the clone's Snakefile: `module brainpipe: snakefile: \"path/to/brainpipe/Snakefile\"`, as README "
+        "'Using brainpipe inside your own workflow' shows.")
+REPOSITORY = Path(SOURCE.get_path_or_uri(secret_free=False))
+
 # This checkout's library, in this process and in every job. Jobs run scripts in new Python processes whose
 # Snakemake preamble *appends* to sys.path, so an installed brainpipe (e.g. an editable install of another
 # clone) would win there while the rerun fingerprints come from this checkout: PYTHONPATH goes first.
-LIBRARY = Path(workflow.basedir) / "src"
+LIBRARY = REPOSITORY / "src"
 sys.path.insert(0, str(LIBRARY))
 from brainpipe.pipeline.workflow_config import ConfigError, check_yaml_file, use_library_in_jobs
 

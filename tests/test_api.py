@@ -1,6 +1,7 @@
 """brainpipe.score from Python: same stages, same caches and the identical number as the command line."""
 
 import json
+import re
 import shutil
 
 import numpy as np
@@ -24,8 +25,16 @@ def repo_config(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config):
+def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config, capsys):
     s = brainpipe.score("pixels", "SyntheticShapes.IT-pls")
+    # not silent for minutes: one progress line, rewritten (\r) as Snakemake's jobs finish, ended by a newline
+    progress = capsys.readouterr().err
+    assert progress.startswith("\rbrainpipe: scoring pixels on SyntheticShapes.IT-pls: planning") and \
+        progress.endswith("\n") and progress.count("\n") == 1, progress
+    counts = re.findall(r"(\d+) of (\d+) jobs \(\d+%\) done, latest job: (\w+)", progress)
+    assert len(counts) >= 5 and counts[-1][0] == counts[-1][1] and counts[-1][2] == "score", counts
+    brainpipe.score("pixels", "SyntheticShapes.IT-pls")
+    assert capsys.readouterr().err.endswith("nothing to do (all up to date)\n")
     on_disk = json.loads((repo_config / "results/pixels/SyntheticShapes.IT-pls.json").read_text())
     assert float(s) == on_disk["score"] and s.raw == on_disk["raw"] and s.ceiling == on_disk["ceiling"]
     assert s.layer == "pixels" and len(s.per_fold) == 3 and s.attrs["benchmark"] == "SyntheticShapes.IT-pls"
@@ -213,6 +222,49 @@ def test_in_memory_alexnet_gives_the_zoo_alexnet_untrained_score(repo_config):
                            layers={"V4": "features.7", "IT": "features.12"})
     zoo = brainpipe.score("alexnet_untrained", "SyntheticShapes.IT-pls")
     assert float(mine) == float(zoo) and mine.raw == zoo.raw and mine.per_fold == zoo.per_fold
+
+
+def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
+    """README "In Python": the load_model(...).look_at(...) block, run as written, records what the workflow's
+    activations job wrote (the stimuli placed on the model's 8° screen from the set's 10°), not the un-placed images
+    (before: 18 % apart)."""
+    import re
+
+    import xarray as xr
+
+    folder = "results/activations/alexnet_untrained/SyntheticShapes--target8.00--source10.00"
+    snakemake(repo_config, "--cores", "2", folder, configfiles=(repo_config / "config/config.yaml",))
+    section = (ROOT / "README.md").read_text().split("### In Python\n", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, flags=re.S)[-1]
+    assert "look_at(" in block
+    namespace = {"brainpipe": brainpipe}
+    exec(compile(block, "README.md", "exec"), namespace)
+    mine = namespace["activations"]
+    with xr.open_dataarray(repo_config / folder / "features.12.nc") as job:
+        job = job.load()
+    assert mine.shape == job.shape and list(mine["stimulus_id"].values) == list(job["stimulus_id"].values)
+    np.testing.assert_allclose(mine.values, job.values, rtol=1e-4, atol=1e-5)
+    # the placed copy is temporary: nothing is left beside the workflow's files
+    assert not list((repo_config / "resources/stimuli").glob("*--target*"))
+
+
+def test_look_at_places_on_screen_or_asks_for_the_degrees(repo_config, demo_stimuli, tmp_path):
+    from brainpipe.data.screen import place_on_screen
+    from brainpipe.models.brain_model import BrainModel
+
+    model = brainpipe.load_model("pixels")  # 8°; the config's SyntheticShapes benchmarks show their set at 10°
+    model.start_recording("IT")
+    assert model.stimulus_degrees["SyntheticShapes"] == 10.0
+    with pytest.raises(ValueError, match=r"visual degrees its images span are unknown .* source_visual_degrees="):
+        model.look_at(demo_stimuli)  # a folder no benchmark names, without a degrees column
+    placed = tmp_path / "placed"
+    place_on_screen(demo_stimuli, placed, 8.0, 16.0)
+    plain = BrainModel.from_spec("pixels", {"architecture": "pixels", "layers": {"IT": "pixels"}})
+    plain.start_recording("IT")
+    expected = plain.look_at(placed, source_visual_degrees=8)  # already at the model's 8°: read as it is
+    np.testing.assert_array_equal(model.look_at(demo_stimuli, source_visual_degrees=16).values, expected.values)
+    np.testing.assert_array_equal(model.look_at(placed).values, expected.values)  # its degrees column says 8°
+    assert not np.array_equal(model.look_at(demo_stimuli, source_visual_degrees=8).values, expected.values)
 
 
 @pytest.mark.slow

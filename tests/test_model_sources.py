@@ -239,7 +239,7 @@ def test_non_torch_brain_model_runs_through_the_activations_stage(workdir, stimu
     assert arrays["IT"]["stimulus_id"].values.tolist() == [f"id{k}" for k in range(5)]
     brain = BrainModel.from_spec("colour", spec, device="cpu", base_dir=workdir, batch_size=3)
     brain.start_recording("V4", [(70, 170)])
-    np.testing.assert_allclose(brain.look_at(stimuli, progress=QUIET()).values, arrays["V4"].values)
+    np.testing.assert_allclose(brain.look_at(stimuli, progress=QUIET(), source_visual_degrees=8).values, arrays["V4"].values)
 
 
 def test_brain_model_checks(workdir):

@@ -74,7 +74,7 @@ def test_brain_model_interface(alexnet, stimuli):
     with pytest.raises(ValueError, match="'V1'"):
         model.start_recording("V1")
     model.start_recording("IT", [(70, 170)])
-    assembly = model.look_at(stimuli, progress=io.StringIO())
+    assembly = model.look_at(stimuli, progress=io.StringIO(), source_visual_degrees=8)  # shown as they are
     assert assembly.dims == ("presentation", "neuroid") and assembly.shape == (3, 9216)
     assert assembly["stimulus_id"].values.tolist() == ["id0", "id1", "id2"]
     assert int(assembly["time_bin_start"]) == 70 and int(assembly["time_bin_end"]) == 170

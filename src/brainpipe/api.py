@@ -76,13 +76,35 @@ def load_model(name_or_spec, config=None, device="auto"):
     interface: ``visual_degrees()``, ``start_recording(region, time_bins)``, ``look_at(stimuli)``)."""
     from .models.brain_model import BrainModel
 
+    settings = _config(config)
+    degrees = stimulus_degrees(settings)  # so look_at places a stimulus folder on screen as the workflow does
     if isinstance(name_or_spec, str):
-        zoo = _config(config).get("model_zoo") or {}
+        zoo = settings.get("model_zoo") or {}
         if name_or_spec not in zoo:
             raise ValueError(f"model {name_or_spec!r} is not in model_zoo of {config or DEFAULT_CONFIG}; "
                              f"known: {sorted(zoo)}")
-        return BrainModel.from_spec(name_or_spec, zoo[name_or_spec], device=device)
-    return BrainModel.from_spec("model", dict(name_or_spec), device=device)
+        return BrainModel.from_spec(name_or_spec, zoo[name_or_spec], device=device, stimulus_degrees=degrees)
+    return BrainModel.from_spec("model", dict(name_or_spec), device=device, stimulus_degrees=degrees)
+
+
+def stimulus_degrees(config) -> dict:
+    """{stimulus set: the visual degrees its images span} for the sets every benchmark of ``config`` shows at one
+    size (family degrees, behaviours' own, config benchmark_settings); a set shown at several sizes is left out,
+    so look_at asks which one is meant instead of guessing."""
+    from . import benchmarks
+
+    registry = benchmarks.from_config(config)
+    sizes = {}
+    for family in registry.families.values():
+        shown = {family.visual_degrees} | {b.visual_degrees for b in family.behaviours if b.visual_degrees}
+        for stimulus_set in family.stimulus_sets:
+            sizes.setdefault(stimulus_set, set()).update(float(d) for d in shown)
+    for identifier, settings in (config.get("benchmark_settings") or {}).items():
+        family = registry.families.get(re.split(r"[.-]", identifier, maxsplit=1)[0])
+        if family is not None and (settings or {}).get("visual_degrees") is not None:
+            for stimulus_set in family.stimulus_sets:
+                sizes.setdefault(stimulus_set, set()).add(float(settings["visual_degrees"]))
+    return {stimulus_set: shown.pop() for stimulus_set, shown in sizes.items() if len(shown) == 1}
 
 
 
@@ -90,7 +112,7 @@ def load_model(name_or_spec, config=None, device="auto"):
 MODEL_KEYS = ("layers", "sweep", "visual_degrees", "preprocessing")
 
 
-def score(model, benchmark: str, name: str | None = None, cores: int = 2, config=None, quiet=True, device=None,
+def score(model, benchmark: str, name: str | None = None, cores: int = 2, config=None, quiet=None, device=None,
           **settings) -> Score:
     """Score ``model`` on ``benchmark`` through the workflow; returns a :class:`Score`.
 
@@ -106,6 +128,8 @@ def score(model, benchmark: str, name: str | None = None, cores: int = 2, config
     config : the config file the workflow reads first (default config/config.yaml of the working directory, else
         of this checkout).
     device : where an in-memory model runs ('auto', 'cpu', 'cuda'; default the config's ``device``).
+    quiet : None (default) one progress line on stderr, rewritten as Snakemake finishes jobs ("7 of 19 jobs
+        (37%) done, latest job: fit_fold"); False Snakemake's whole log; True nothing (errors still show its log's end).
     """
     base = _config(config)
     zoo = base.get("model_zoo") or {}
@@ -162,13 +186,50 @@ class _Workflow:
         self.quiet = quiet
 
     def run(self, *arguments, what, capture=False):
-        run = subprocess.run(self.base + list(arguments) + self.configs, capture_output=self.quiet or capture,
-                             text=True)
-        output = (run.stdout or "") + (run.stderr or "")
-        if run.returncode != 0:
-            raise RuntimeError(f"{what} failed (snakemake exit {run.returncode}):\n"
-                               f"{output[-3000:] if (self.quiet or capture) else ''}")
+        command = self.base + list(arguments) + self.configs
+        if self.quiet is None and not capture:
+            returncode, output = _run_with_progress_line(command, what)
+        else:
+            run = subprocess.run(command, capture_output=self.quiet or capture, text=True)
+            returncode, output = run.returncode, (run.stdout or "") + (run.stderr or "")
+        if returncode != 0:
+            raise RuntimeError(f"{what} failed (snakemake exit {returncode}):\n"
+                               f"{output[-3000:] if self.quiet is not False or capture else ''}")
         return output
+
+
+#: Snakemake's lines that ``score``'s progress line is made of: a job starting, and the count after each job
+STARTED = re.compile(r"^(?:local)?rule (\w+):$")
+DONE = re.compile(r"^(\d+) of (\d+) steps \((\d+%)\) done$")
+
+
+def _run_with_progress_line(command, what, out=None):
+    """Run Snakemake, keeping its log, and show one line on ``out`` (stderr) that is rewritten as jobs start and
+    finish, as tqdm does (a carriage return, which terminals and notebooks both honour); a newline ends it."""
+    out = out or sys.stderr
+    lines, state = [], {"done": "", "rule": ""}
+
+    def show(text):
+        print(f"\r\x1b[K{text}" if out.isatty() else f"\r{text}", end="", file=out, flush=True)
+
+    show(f"brainpipe: {what}: planning")
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1) as run:
+        for line in run.stdout:
+            lines.append(line)
+            line = line.strip()
+            started, done = STARTED.match(line), DONE.match(line)
+            if started:
+                state["rule"] = started.group(1)
+            elif done:
+                state["done"] = f"{done.group(1)} of {done.group(2)} jobs ({done.group(3)}) done"
+            elif line.startswith("Nothing to be done"):
+                state["done"] = "nothing to do (all up to date)"
+            else:
+                continue
+            show(f"brainpipe: {what}: {state['done'] or 'started'}"
+                 f"{', latest job: ' + state['rule'] if state['rule'] and 'nothing' not in state['done'] else ''}")
+    print(file=out, flush=True)
+    return run.returncode, "".join(lines)
 
 
 def _merged(base, extra):
@@ -337,6 +398,9 @@ def _ensure_inprocess_activations(model, name, benchmark, config, workflow, devi
         return
     if set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) - {"activations"} - _layer_set_rules(plan):
         workflow.run(stimuli, what=f"preparing the stimuli {stimuli}")  # stimuli not ready yet
+    if workflow.quiet is not True:  # the one step that is not a Snakemake job: say what the wait is for
+        print(f"brainpipe: computing the activations of {name} in this process ({', '.join(planned)}; log "
+              f"{_log_file(planned)})", file=sys.stderr, flush=True)
     _extract(model, name, config, stimuli, planned, device)
     workflow.run("--touch", "--force", *planned.values(), what=f"recording the activations of {name}")
 

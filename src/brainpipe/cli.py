@@ -3,6 +3,7 @@
     brainpipe list [--config config/config.yaml]   benchmark identifiers (family × region × metric) and models
     brainpipe data [--config config/config.yaml]   catalog files: names, sha1s, and where they land on disk
     brainpipe check BENCHMARK [--model pixels]     run a (new) benchmark's ceiling and a baseline score, check them
+    brainpipe layers MODEL [--config ...]          a model's layer names and output shapes (for layers:/sweep:)
 
 Running the evaluation itself is Snakemake's job (``snakemake --cores N``); ``list`` and ``data`` only answer
 questions, read no data and never touch the network, and do not import torch. ``check`` runs Snakemake for the two
@@ -211,6 +212,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--config", default=None, help="extra config file, merged over config/config.yaml")
     check.add_argument("--cores", type=int, default=2)
     _package_parser(commands)
+    _layers_parser(commands)
     commit = commands.add_parser("commit-layers", help="sweep a model's layers on a region's benchmarks and "
                                  "commit the best one in the config",
                                  description="Score every candidate layer of MODEL on the region's benchmarks "
@@ -293,8 +295,58 @@ def package_data(args, out=None) -> int:
     return 0
 
 
+def _layers_parser(commands) -> None:
+    layers = commands.add_parser("layers", help="a model's layer names with their output shapes",
+                                 description=LAYERS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    layers.add_argument("model", help="a model_zoo entry (e.g. alexnet_untrained), or an architecture not in the "
+                                      "config (e.g. resnet50, timm/convnext_tiny, models/my_net.py:build)")
+    layers.add_argument("--config", default=None, help=f"config file (default {DEFAULT_CONFIG} if it exists)")
+
+
+LAYERS_HELP = """Print every layer of MODEL with the shape it outputs for one image, the units a benchmark gets from
+it, whether `sweep: all` scores it and which regions the entry commits to it: the names to write under
+model_zoo.MODEL.layers and sweep. Builds the network without its weights (shapes do not depend on them) and runs
+one blank image through it on torch's meta device; nothing is downloaded."""
+
+
+def list_layers(model: str, config_path: str | None, out=None) -> int:
+    """``brainpipe layers MODEL``: the table of :func:`brainpipe.models.layer_shapes.format_layers`; 1 on error."""
+    import difflib
+
+    from .models.layer_shapes import format_layers, layer_shapes
+    from .models.model_sources import ModelSourceError
+
+    out = out or sys.stdout
+    zoo = {}
+    for path in (DEFAULT_CONFIG if Path(DEFAULT_CONFIG).is_file() else None, config_path):  # --config merged over
+        zoo.update((_read_config(path).get("model_zoo") or {}) if path else {})
+    path = config_path or DEFAULT_CONFIG
+    # Not an entry: read it as an architecture, so a model can be explored before its entry is written.
+    spec = zoo.get(model) or {"architecture": model, "weights": None}
+    try:
+        description, layers = layer_shapes(model, spec)
+    except (ModelSourceError, ValueError) as error:
+        close = difflib.get_close_matches(model, list(zoo), n=1)
+        known = (f"model_zoo of {path}{f' (did you mean {close[0]!r}?)' if close else ''}: {sorted(zoo)}" if zoo
+                 else f"no model_zoo ({path} not found or empty)")
+        print(f"brainpipe layers: {model} is neither an entry of {known}, nor an architecture ({error})"
+              if model not in zoo else f"brainpipe layers: {error}", file=sys.stderr)
+        return 1
+    try:
+        print(format_layers(model, spec, description, layers), file=out)
+        where = f"model_zoo.{model}" if model in zoo else f"a model_zoo entry with architecture: {model}"
+        print(f"Write these names under layers (region: layer) or sweep (region: [layers] or all) of {where}.",
+              file=out)
+        out.flush()
+    except BrokenPipeError:  # `brainpipe layers resnet50 | head`: the reader left; not an error
+        sys.stdout = None
+    return 0
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "layers":
+        return list_layers(args.model, args.config)
     if args.command == "commit-layers":
         from .pipeline.layer_commitment import CommitError, commit_layers
 

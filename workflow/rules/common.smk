@@ -18,7 +18,7 @@ from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, ch
                                                 layer_set_rule, layers_for_sweep, library_code, load_layer_sets,
                                                 load_registry, missing_layer_sets, save_layer_sets)
 
-CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
+CONFIG_SCHEMA = REPOSITORY / "workflow/schemas/config.schema.yaml"  # REPOSITORY: the Snakefile's folder
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
     check_config_structure(config, CONFIG_SCHEMA)
 except ConfigError as error:

@@ -223,21 +223,24 @@ class BrainModel:
 
     >>> model = BrainModel.from_spec("alexnet", spec)       # spec: a model_zoo entry
     >>> model.start_recording("IT", [(70, 170)])
-    >>> assembly = model.look_at(stimuli_folder)              # (presentation, neuroid) DataArray
+    >>> assembly = model.look_at(stimuli_folder, source_visual_degrees=10)  # (presentation, neuroid) DataArray
     """
 
-    def __init__(self, activations_model, visual_degrees, region_layers, batch_size=64):
+    def __init__(self, activations_model, visual_degrees, region_layers, batch_size=64, stimulus_degrees=None):
         self.activations_model = activations_model
         self._visual_degrees = visual_degrees
         self.region_layers = dict(region_layers)
         self.batch_size = batch_size
+        self.stimulus_degrees = dict(stimulus_degrees or {})  # stimulus set name -> degrees its images span
         self.recording = None
 
     @classmethod
-    def from_spec(cls, identifier, spec, device="auto", batch_size=64, base_dir="."):
-        """Any model_zoo entry as a BrainModel; for a BrainModel source, its layers are its regions."""
+    def from_spec(cls, identifier, spec, device="auto", batch_size=64, base_dir=".", stimulus_degrees=None):
+        """Any model_zoo entry as a BrainModel; for a BrainModel source, its layers are its regions.
+        ``stimulus_degrees``: {stimulus set name: the visual degrees its images span} (the benchmarks'), with which
+        :meth:`look_at` places a stimulus folder of that name on the model's screen."""
         model = load_activations_model(identifier, spec, device, base_dir)
-        return cls(model, spec.get("visual_degrees", 8), spec.get("layers", {}), batch_size)
+        return cls(model, spec.get("visual_degrees", 8), spec.get("layers", {}), batch_size, stimulus_degrees)
 
     @property
     def identifier(self):
@@ -252,15 +255,48 @@ class BrainModel:
                              f"its map: {self.region_layers}")
         self.recording = (region, list(time_bins))
 
-    def look_at(self, stimuli_folder, progress=None):
-        """Record the committed layer's activations to a stimulus folder (already placed on screen)."""
+    def look_at(self, stimuli_folder, progress=None, source_visual_degrees=None):
+        """Record the committed layer's activations to a stimulus folder, shown on the model's screen.
+
+        The images are first placed at the model's visual angle (Brain-Score's place_on_screen, the workflow's
+        place_on_screen stage: from the degrees they span to ``visual_degrees()``), so the result equals the
+        workflow's activations file. The degrees they span: ``source_visual_degrees`` if given (a benchmark's
+        ``visual_degrees``), else the folder's ``degrees`` column (a placed copy says where it was placed), else
+        those of the benchmarks that show a stimulus set of the folder's name (``stimulus_degrees``)."""
+        import tempfile
+
+        from ..data.screen import place_on_screen
         from .activations import extract
 
         if self.recording is None:
             raise RuntimeError("call start_recording(region, time_bins) before look_at")
         region, time_bins = self.recording
         layer = self.region_layers[region]
-        assembly = extract(self.activations_model, stimuli_folder, [layer], self.batch_size, progress)[layer]
+        source = self._degrees_of(stimuli_folder, source_visual_degrees)
+        with tempfile.TemporaryDirectory(prefix="brainpipe-on-screen-") as placed:
+            if source != float(self._visual_degrees):  # the workflow reads the original set when they are equal
+                place_on_screen(stimuli_folder, placed, float(self._visual_degrees), source)
+                stimuli_folder = placed
+            assembly = extract(self.activations_model, stimuli_folder, [layer], self.batch_size, progress)[layer]
         if len(time_bins) == 1:  # a static model's output holds for the one requested bin (TemporalAligned)
             assembly = assembly.assign_coords(time_bin_start=time_bins[0][0], time_bin_end=time_bins[0][1])
         return assembly
+
+    def _degrees_of(self, stimuli_folder, given):
+        from pathlib import Path
+
+        from ..data.stimuli import read_stimulus_set
+
+        if given is not None:
+            return float(given)
+        table = read_stimulus_set(stimuli_folder, check_files=False)
+        if "degrees" in table.columns and table["degrees"].nunique() == 1:
+            return float(table["degrees"].iloc[0])
+        name = Path(stimuli_folder).resolve().name
+        if name in self.stimulus_degrees:
+            return float(self.stimulus_degrees[name])
+        raise ValueError(f"look_at({str(stimuli_folder)!r}): the visual degrees its images span are unknown (its "
+                         f"stimuli.csv has no degrees column, and no benchmark of the config shows a stimulus set "
+                         f"{name!r} at one size); pass source_visual_degrees=, e.g. "
+                         f"brainpipe.load_benchmark('<its benchmark>').visual_degrees, so the images are placed on "
+                         f"the model's {self._visual_degrees:g}° screen as the workflow places them")
