@@ -11,7 +11,10 @@ writes into my_export/:
   ``area``: V4 or IT); and ``responses_long.csv`` (one row per trial × neuron: ``image``, ``unit``, ``area``,
   ``rep``, ``value``);
 * human choices, trial-level: ``choices.csv`` (``participant``, ``image``, ``response``, ``correct_label``,
-  ``noise_level``): 4 participants name the object class of every image, with more errors on noisy images.
+  ``noise_level``): 4 participants name the object class of every image, with more errors on noisy images;
+  ``pairs.csv`` (``participant``, ``image``, ``response``, ``correct_label``, ``other``): a two-alternative version
+  (the image's class or ``other``); ``triplets.csv`` (``participant``, ``first``, ``second``, ``third``, ``odd``):
+  odd-one-out choices.
 
 The responses are SIMULATED (brainpipe.data.demo: shape features + noise) and so are the choices. README.md next to
 this file packages the export with `brainpipe package` and scores it; tests/test_lab_export.py does exactly that.
@@ -77,7 +80,37 @@ def make_export(out: Path, seed: int = 0) -> Path:
                          "response": truth[index] if correct else lure[index],
                          "correct_label": truth[index], "noise_level": noise[index]})
     pd.DataFrame(rows).to_csv(out / "choices.csv", index=False)
+    _two_choice(out, rng, table["stimulus_id"].to_numpy(), table["category_name"].to_numpy(), difficulty)
+    _triplets(out, rng, table["stimulus_id"].to_numpy(), truth)
     return out
+
+
+def _two_choice(out: Path, rng, images, truth, difficulty):
+    """pairs.csv: a match-to-sample experiment; each trial offers the image's category (the image table's
+    ``category``) and one other (``other``)."""
+    rows = []
+    for participant in range(PARTICIPANTS):
+        for index in np.tile(rng.permutation(len(images)), 2):
+            other = rng.choice([label for label in LABELS if label != truth[index]])
+            rows.append({"participant": f"p{participant + 1}", "image": images[index],
+                         "response": truth[index] if rng.random() >= difficulty[index] else other,
+                         "correct_label": truth[index], "other": other})
+    pd.DataFrame(rows).to_csv(out / "pairs.csv", index=False)
+
+
+def _triplets(out: Path, rng, images, truth, n=60):
+    """triplets.csv: which of three images is the odd one out (two share a class); people mostly pick the image
+    of the other class."""
+    rows = []
+    for _ in range(n):
+        first = rng.integers(len(images))
+        same = rng.choice([i for i in range(len(images)) if truth[i] == truth[first] and i != first])
+        odd = rng.choice([i for i in range(len(images)) if truth[i] != truth[first]])
+        triplet = rng.permutation([first, same, odd])
+        pick = odd if rng.random() < 0.8 else rng.choice([first, same])
+        rows.append({"participant": f"p{rng.integers(PARTICIPANTS) + 1}", "first": images[triplet[0]],
+                     "second": images[triplet[1]], "third": images[triplet[2]], "odd": images[pick]})
+    pd.DataFrame(rows).to_csv(out / "triplets.csv", index=False)
 
 
 if __name__ == "__main__":

@@ -121,8 +121,22 @@ def _assembly(rows: pd.DataFrame, coords: dict, exclude=()) -> xr.DataArray:
     return xr.DataArray(rows["choice"].to_numpy(dtype=object), dims=("presentation",), coords=out)
 
 
+def label_column(assembly: xr.DataArray, table: pd.DataFrame, path) -> str:
+    """The probabilities task's readout is fitted on the stimuli, labelled by a stimulus column whose classes are
+    the answers the people chose between: the first column (``image_label`` first) holding every ``truth``."""
+    truths = set(map(str, assembly["truth"].values))
+    columns = sorted(table.columns, key=lambda c: c != "image_label")
+    for column in columns:
+        if column not in ("stimulus_id", "filename") and truths <= set(table[column].astype(str)):
+            return column
+    raise PackagingError(f"{path}: the probabilities task fits a readout on the images labelled by a stimulus "
+                         f"column holding the classes people chose between ({_some(sorted(truths))}); no column of "
+                         f"the stimulus CSV holds them all (it has {list(table.columns)}). Add one (e.g. "
+                         f"image_label)")
+
+
 def behaviour_entry(assembly: xr.DataArray, task: str, labels, files: dict, sha1s: dict, visual_degrees,
-                    stimulus_set: str | None, ceiling=None) -> dict:
+                    stimulus_set: str | None, ceiling=None, table=None, path=None) -> dict:
     """The behavioural benchmark_zoo entry of a packaged choices file: the task, its label set and the metrics the
     trials support (error consistency and accuracy distance need subjects, accuracy a truth; odd-one-out match a
     ceiling the data cannot give, so it is left for you to declare)."""
@@ -142,7 +156,7 @@ def behaviour_entry(assembly: xr.DataArray, task: str, labels, files: dict, sha1
             raise PackagingError("the choices have no truth column: no behavioural metric of the label task can "
                                  "compare them (error consistency, accuracy and accuracy distance need it)")
     elif task == "probabilities":
-        entry["metrics"] = ["i2n"]
+        entry.update(fitting_label_column=label_column(assembly, table, path), metrics=["i2n"])
     else:
         if ceiling is None:
             raise PackagingError("odd-one-out choices give one answer per triplet, so no ceiling can be computed "

@@ -590,13 +590,17 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
             declared_family(name, entries[name])  # the entry must be one the config accepts
         if human is not None:
             entries[behaviour_name] = behaviour_entry(human, task, labels, files, sha1s, visual_degrees,
-                                                      name if behaviour_name != name else None, ceiling)
+                                                      name if behaviour_name != name else None, ceiling, table,
+                                                      choices)
             try:
                 declared_behaviour_family(behaviour_name, entries[behaviour_name])
             except ValueError as error:
                 raise PackagingError(f"{choices}: {error}") from None
         for key, path in staged.items():
-            os.replace(path, files[key])
+            # the same content again keeps the file as it was: a new modification time on an identical file would
+            # rerun its fetch and everything after it (activations, Grams, scores)
+            if not (files[key].is_file() and sha1_of(files[key]) == sha1s[key]):
+                os.replace(path, files[key])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return Package(name, files, sha1s, entries, f"Packaged {name}: {len(table)} stimuli, " + "; ".join(summary),
