@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .packaging import PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some, _unknown_stimuli
+from .package_tables import PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some, _unknown_stimuli
 
 TASKS = ("label", "probabilities", "odd_one_out")
 #: a condition for data without one: error consistency is computed per condition (upstream's aggregate)

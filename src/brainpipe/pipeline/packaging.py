@@ -40,6 +40,9 @@ from PIL import Image
 
 from brainpipe.data.fetch import load_assembly, sha1_of
 
+from .package_tables import (PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some,  # noqa: F401
+                             _unknown_stimuli)
+
 #: File suffixes taken to be images when looking for images that no CSV row names.
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp"}
 #: Brain-Score's names; ``coords`` maps them (keys) to the names in a user's NetCDF file (values).
@@ -47,11 +50,6 @@ DIMS = ("presentation", "neuroid", "time_bin")
 COORDS = ("stimulus_id", "repetition", "neuroid_id", "region", "time_bin_start", "time_bin_end")
 LONG_COLUMNS = ("stimulus_id", "neuroid_id", "region", "repetition", "value")
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed entry dates: the same images give the same zip, hence the same sha1
-_ID_DTYPES = {"stimulus_id": str, "image_id": str, "filename": str, "neuroid_id": str, "region": str}
-
-
-class PackagingError(ValueError):
-    """Bad input to :func:`package`; the message names the file and the value, and says what to do."""
 
 
 @dataclass
@@ -88,42 +86,6 @@ class Package:
                       "score with e.g. " + ", ".join(f"`snakemake --cores 2 results/{b}.json`"
                                                      for b in self.examples()) + ":", "", self.config_text().rstrip()]
         return "\n".join(lines)
-
-
-def _some(items, limit=5) -> str:
-    items = [str(item) for item in items]
-    more = f" … and {len(items) - limit} more" if len(items) > limit else ""
-    return ", ".join(items[:limit]) + more
-
-
-def _read_csv(path: Path, what: str, raw=False) -> pd.DataFrame:
-    """A CSV with id columns as text; ``raw``: every column as the text the file holds (for messages)."""
-    try:
-        if raw:
-            return pd.read_csv(path, dtype=str, keep_default_na=False)
-        return pd.read_csv(path, dtype=_ID_DTYPES)
-    except FileNotFoundError:
-        raise PackagingError(f"{path}: no such file (the {what})") from None
-    except (OSError, ValueError, pd.errors.ParserError) as error:
-        raise PackagingError(f"{path}: not a readable CSV ({error}) (the {what})") from None
-
-
-def _require_columns(table: pd.DataFrame, path: Path, columns, hint: str = "") -> None:
-    missing = [column for column in columns if column not in table.columns]
-    if missing:
-        raise PackagingError(f"{path}: missing column(s) {', '.join(missing)}; it has {list(table.columns)}{hint}")
-
-
-def _no_blanks(table: pd.DataFrame, path: Path, columns) -> None:
-    for column in columns:
-        blank = table[column].isna() | (table[column].astype(str).str.strip() == "")
-        if blank.any():
-            lines = [index + 2 for index in np.flatnonzero(blank.to_numpy())]  # +2: header line, 1-based
-            raise PackagingError(f"{path}: empty {column} on line(s) {_some(lines)}; every row needs one")
-
-
-def _line_numbers(mask) -> list:
-    return [index + 2 for index in np.flatnonzero(np.asarray(mask))]
 
 
 # ---- stimuli ----
@@ -404,15 +366,6 @@ def _trial_array(values, path: Path, trials_path: Path, table, neuroids, neuroid
     if "repetition" in trials.columns:
         coords_["repetition"] = ("presentation", trials["repetition"].to_numpy())
     return xr.DataArray(values, dims=DIMS[:2], coords={**coords_, **_neuroid_coords(neuroids)})
-
-
-def _unknown_stimuli(stimulus_ids, path: Path, table: pd.DataFrame) -> None:
-    known = set(table["stimulus_id"])
-    unknown = sorted({str(sid) for sid in stimulus_ids} - known)
-    if unknown:
-        raise PackagingError(f"{path}: {len(unknown)} stimulus id(s) are not in the stimulus CSV: "
-                             f"{_some(repr(u) for u in unknown)}. Add them to the CSV (with their images) or drop "
-                             "their responses")
 
 
 def _on(assembly: xr.DataArray, name: str, dim: str, path: Path) -> np.ndarray | None:
