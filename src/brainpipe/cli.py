@@ -173,6 +173,13 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
               (-1 <= score["raw"] <= 1 or benchmark.kind == "custom", f"{model} raw {score['raw']:.4f} in [-1, 1]")]
     for passed, text in checks:
         print(f"{'ok  ' if passed else 'FAIL'}  {text}", file=out)
+    if benchmark.kind == "behaviour":  # a ceiling near 0 passes the range check but leaves scores that are noise
+        from .behaviour.stages import ceiling_advice
+        from .io import read_netcdf
+
+        human = read_netcdf(f"results/assemblies/{benchmark.family.dataset}/behaviour.nc")
+        for line in ceiling_advice(benchmark, ceiling, human):
+            print(f"WARN  {line}", file=out)
     return 0 if all(passed for passed, _ in checks) else 1
 
 
@@ -256,6 +263,8 @@ def _package_parser(commands) -> None:
     package.add_argument("--stimulus-id", metavar="COLUMN", help="= --coords stimulus_id=COLUMN")
     package.add_argument("--region-column", metavar="COLUMN", help="= --coords region=COLUMN")
     package.add_argument("--region", help="region of every neuroid, when the responses name none (e.g. IT)")
+    package.add_argument("--min-neuroids", type=int, default=2,
+                         help="refuse a region with fewer neuroids (default 2: rdm and cka need a pattern)")
     package.add_argument("--visual-degrees", type=float, required=True,
                          help="size of the images on the subjects' screen, in degrees of visual angle")
     package.add_argument("--stratification", help="stimulus CSV column to stratify the CV folds on (e.g. category)")
@@ -276,7 +285,8 @@ def package_data(args, out=None) -> int:
         result = package(args.name, args.images, args.stimuli, args.responses, args.out, args.visual_degrees,
                          neuroids=args.neuroids, coords=coords or None, region=args.region,
                          stratification=args.stratification, time_window=args.time_window, choices=args.choices,
-                         task=args.task, labels=args.labels, ceiling=args.ceiling, trials=args.trials)
+                         task=args.task, labels=args.labels, ceiling=args.ceiling, trials=args.trials,
+                         min_neuroids=args.min_neuroids)
     except PackagingError as error:
         print(f"brainpipe package: {error}", file=sys.stderr)
         return 1

@@ -11,8 +11,8 @@ from brainpipe.pipeline import parse_cache
 from brainpipe.data import screen
 from brainpipe.neural.metrics import uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
-from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
-                                       layers_for_sweep, library_code, load_registry)
+from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
+                                       check_config_structure, layers_for_sweep, library_code, load_registry)
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -29,6 +29,10 @@ if workflow.is_main_process:  # names are checked once, before scheduling; clust
         raise WorkflowError(str(error)) from None
 
 REGISTRY = load_registry(config)  # every benchmark family: built-ins, config benchmark_zoo, benchmark_plugins
+try:  # a region no model commits (a typo) stops here, before any job, not as a missing file at the report
+    check_committed_regions(config, REGISTRY)
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
 
 
 wildcard_constraints:

@@ -55,7 +55,8 @@ def _remote(name, key, location, sha1, object_name):
             _fail(name, key, f"a URL ({location}) needs its sha1 (run `sha1sum` on the file), so that what is "
                              "downloaded is known to be the file you mean")
         return RemoteFile(object_name, sha1, url=location)
-    return RemoteFile(object_name, sha1, path=location)
+    sha1_key = key.removesuffix(".file") + ".sha1" if key.endswith(".file") else key + "_sha1"
+    return RemoteFile(object_name, sha1, path=location, declared_as=f"benchmark_zoo.{name}.{sha1_key}")
 
 
 def declared_family(name: str, entry: dict) -> tuple[Family, dict, dict]:

@@ -49,6 +49,8 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".we
 DIMS = ("presentation", "neuroid", "time_bin")
 COORDS = ("stimulus_id", "repetition", "neuroid_id", "region", "time_bin_start", "time_bin_end")
 LONG_COLUMNS = ("stimulus_id", "neuroid_id", "region", "repetition", "value")
+#: rdm and cka compare the stimuli's response patterns across a region's neuroids: one neuroid has no pattern
+MIN_NEUROIDS = 2
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed entry dates: the same images give the same zip, hence the same sha1
 
 
@@ -472,7 +474,7 @@ def _time_window(assembly: xr.DataArray, window, path: Path):
 
 def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None, coords=None, region=None,
             stratification=None, time_window=None, choices=None, task=None, labels=None, ceiling=None,
-            trials=None) -> Package:
+            trials=None, min_neuroids=MIN_NEUROIDS) -> Package:
     """Check the inputs, write ``stimulus_<name>.csv``, ``stimulus_<name>.zip``, ``assy_<name>.nc`` (responses)
     and the human choices' assembly into ``out``, and return what was written with the ``benchmark_zoo`` entries.
     PackagingError for bad input, before anything is written."""
@@ -508,7 +510,7 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
     assembly = human = None
     if responses is not None:
         assembly, repetitions, neural_summary = _neural(name, responses, table, neuroids, coords, region, trials,
-                                                        notes)
+                                                        notes, min_neuroids)
         files["assembly"] = out / f"assy_{name}.nc"
         summary.append(neural_summary)
     if choices is not None:
@@ -571,9 +573,23 @@ def _check_coords(coords: dict) -> None:
                                  f"{', '.join(known)}")
 
 
-def _neural(name, responses, table, neuroids, coords, region, trials, notes):
+def _check_region_sizes(assembly: xr.DataArray, path, min_neuroids: int) -> None:
+    """Refuse a region with fewer neuroids than the metrics need: one odd neuroid (``Ti`` among 167 ``IT``) is
+    usually a typo that would otherwise become a benchmark of its own, silently."""
+    counts = pd.Series(assembly["region"].values).value_counts(sort=False)
+    small = counts[counts < min_neuroids]
+    if len(small):
+        listed = ", ".join(f"{region}: {int(n)}" for region, n in counts.items())
+        raise PackagingError(f"{path}: region {small.index[0]!r} has {int(small.iloc[0])} neuroid(s) (regions: "
+                             f"{listed}); rdm and cka compare stimuli's response patterns across a region's "
+                             f"neuroids and need at least {MIN_NEUROIDS}. A region with one odd neuroid is usually a "
+                             "typo: fix the region name in your data, or pass --min-neuroids 1 to keep it as it is")
+
+
+def _neural(name, responses, table, neuroids, coords, region, trials, notes, min_neuroids=MIN_NEUROIDS):
     """(assembly, fewest repetitions of a stimulus, summary) of the recordings."""
     assembly = read_responses(responses, table, neuroids, coords, region, trials)
+    _check_region_sizes(assembly, responses, min_neuroids)
     assembly.name = name
     assembly.attrs = {key: value for key, value in assembly.attrs.items()
                       if isinstance(value, (str, int, float, np.number))}
