@@ -53,7 +53,7 @@ class Registry:
             for key, entry in mapping.items():
                 if key in target and target[key] != entry:
                     raise ValueError(f"{kind} {key!r} is declared twice with different files (by {family.origin})")
-                target[key] = entry
+                target.setdefault(key, entry)  # the same files declared again: the first declaration names them
 
     def benchmark(self, identifier: str, settings=None, split=None) -> Benchmark:
         """The benchmark ``identifier`` with its settings resolved; ValueError naming what is wrong."""
