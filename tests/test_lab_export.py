@@ -179,3 +179,27 @@ def test_two_alternative_and_odd_one_out_choices(lab):
     assert i2n["formula"] == "mean over splits of raw_k / sqrt(ceiling_k)" and 0 < i2n["ceiling"] <= 1
     match = json.loads((workdir / "results/alexnet_untrained/MyLabTriplets-odd_one_out_match.json").read_text())
     assert match["ceiling"] == 0.8 and 0 <= match["score"] <= 1 and match["task"] == "odd_one_out"
+
+
+@pytest.mark.slow
+def test_check_warns_about_a_ceiling_too_low_to_score_against(scored):
+    """Choices that agree between people no more than chance give an error-consistency ceiling near 0: `brainpipe
+    check` passes the range check but warns, states the threshold and why, and how many subjects per stimulus the
+    metric needs. (The entry shares MyLab2024's stimulus set, so the model's task output is reused.)"""
+    workdir, configs = scored
+    choices = pd.read_csv(workdir / "export/choices.csv")
+    rng = np.random.default_rng(0)
+    choices["response"] = rng.permutation(choices["response"].to_numpy())  # answers unrelated to the images
+    choices.to_csv(workdir / "noisy.csv", index=False)
+    noisy = entries(package(workdir, *lab_command(Path("export"), "--choices", "noisy.csv", "--coords", COORDS,
+                                                  name="MyLabNoisy", out="data/MyLabNoisy")).stdout)["MyLabNoisy"]
+    config = yaml.safe_load((workdir / "lab.yaml").read_text())
+    zoo = config["benchmark_zoo"]
+    zoo["MyLabNoisy"] = {**noisy, "stimuli": zoo["MyLab2024"]["stimuli"], "stimulus_set": "MyLab2024"}
+    (workdir / "noisy.yaml").write_text(yaml.safe_dump(config))
+    run = subprocess.run([sys.executable, "-m", "brainpipe", "check", "MyLabNoisy-error_consistency", "--model",
+                          "alexnet_untrained", "--config", "noisy.yaml"], cwd=workdir, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "ok    ceiling" in run.stdout
+    assert "WARN  ceiling" in run.stdout and "is below 0.2" in run.stdout and "mostly noise" in run.stdout
+    assert "needs at least 2 subjects per stimulus" in run.stdout and "4–4 (median 4) subjects" in run.stdout
