@@ -13,8 +13,8 @@ import yaml
 
 import brainpipe
 from brainpipe import benchmarks as bench
-from brainpipe.behaviour.stages import LOW_CEILING, ceiling_advice
-from brainpipe.data.fetch import FetchError, fetch_file
+from brainpipe.behaviour.ceiling_advice import LOW_CEILING, ceiling_advice
+from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.pipeline.layer_commitment import selection_warning
 from test_lab_export import COORDS, entries, lab_command
 from test_lab_export import package as run_package
@@ -71,19 +71,27 @@ def test_a_region_no_model_commits_stops_at_parse_time_and_deletes_nothing(expor
 
 
 def test_a_stale_sha1_names_the_entry_key_and_the_command_that_reprints_it(export, tmp_path):
+    """A declared file edited after its entry was written stops the workflow at its start, naming the entry's own
+    sha1 key (not the advice for Brain-Score's files under data.local_files), and deletes nothing."""
     zoo = entries(run_package(export, *lab_command(Path("export"), *NEURAL, "--choices", "export/choices.csv",
                                                    out=tmp_path)).stdout)
-    (tmp_path / "assy_MyLab2024Behaviour.nc").write_bytes(b"edited")  # the file changed, the entry did not
-    registry = bench.from_config({"benchmark_zoo": zoo})
-    with pytest.raises(FetchError) as caught:
-        fetch_file(registry.assemblies["MyLab2024Behaviour"].file, tmp_path / "cache", "https://unused.invalid/",
-                   progress=None)
+    cache = tmp_path / "sha1s.json"
+    check_declared_sha1s({"benchmark_zoo": zoo}, cache)  # as packaged: fine
+    human = tmp_path / "assy_MyLab2024Behaviour.nc"
+    human.write_bytes(human.read_bytes() + b" ")  # the file changed, the entry did not
+    with pytest.raises(StaleSha1) as caught:
+        check_declared_sha1s({"benchmark_zoo": zoo}, cache)
     message = str(caught.value)
-    assert "config benchmark_zoo.MyLab2024Behaviour.behaviour.sha1 says" in message
-    assert f"sha1sum {tmp_path / 'assy_MyLab2024Behaviour.nc'}" in message and "brainpipe package" in message
-    assert "data.local_files" not in message and "Brain-Score publishes" not in message
-    stimuli = registry.stimulus_sets["MyLab2024"].csv
-    assert stimuli.declared_as == "benchmark_zoo.MyLab2024.stimuli.csv_sha1"
+    assert message.startswith("config benchmark_zoo.MyLab2024Behaviour.behaviour.sha1: ")
+    assert f"sha1sum {human}" in message and "brainpipe package" in message
+    assert "data.local_files" not in message and "Brain-Score" not in message
+    # through the workflow: stops before any job, with the same message
+    config = export / "stale.yaml"
+    config.write_text(yaml.safe_dump({"models": ["alexnet_untrained"], "benchmark_zoo": zoo,
+                                      "benchmarks": ["MyLab2024Behaviour-accuracy"]}))
+    run = snakemake(export, "-n", configfiles=(ROOT / "tests/configs/tiny.yaml", config), check=False)
+    assert run.returncode != 0 and "config benchmark_zoo.MyLab2024Behaviour.behaviour.sha1" in run.stdout + run.stderr
+    assert human.is_file()
 
 
 def test_identical_repackaging_keeps_the_files(export, tmp_path):

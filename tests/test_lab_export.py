@@ -4,6 +4,7 @@ by `brainpipe package` and scored on neural AND behavioural benchmarks from the 
 plugin, no converter, no file under src/ or workflow/ touched (README "Your own benchmark", issue 23)."""
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -50,18 +51,31 @@ def write_config(workdir, zoo, benchmarks, name="lab.yaml"):
     return (ROOT / "tests/configs/tiny.yaml", workdir / name)
 
 
-NEURAL_AND_CHOICES = ("--responses", "export/responses.npy", "--trials", "export/trials.csv", "--neuroids",
-                      "export/neurons.csv", "--choices", "export/choices.csv", "--coords", COORDS,
+NEURAL_AND_CHOICES = ("--responses", "my_lab_export/responses.npy", "--trials", "my_lab_export/trials.csv", "--neuroids",
+                      "my_lab_export/neurons.csv", "--choices", "my_lab_export/choices.csv", "--coords", COORDS,
                       "--stratification", "object")
+#: README "Packaging your data", the worked example (tests/test_readme_commands.py lists it as run here)
+README_PACKAGE = ("brainpipe package --name MyLab2024 --images my_lab_export/images --stimuli "
+                  "my_lab_export/image_table.csv --responses my_lab_export/responses.npy --trials "
+                  "my_lab_export/trials.csv --neuroids my_lab_export/neurons.csv --choices my_lab_export/choices.csv "
+                  "--stratification object --visual-degrees 8 --out data/MyLab2024 --coords " + COORDS)
 BENCHMARKS = ["MyLab2024.IT-pls", "MyLab2024Behaviour-error_consistency", "MyLab2024Behaviour-accuracy"]
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     workdir = with_config(tmp_path_factory.mktemp("lab"))
-    make_export(workdir / "export")
-    printed = package(workdir, *lab_command(Path("export"), *NEURAL_AND_CHOICES)).stdout
+    make_export(workdir / "my_lab_export")
+    printed = package(workdir, *shlex.split(README_PACKAGE)[2:]).stdout  # the README's command, as it stands
     return workdir, printed
+
+
+def test_the_readme_shows_the_command_run_here():
+    from test_readme_commands import COMMANDS
+
+    assert (README_PACKAGE, "bash block") in COMMANDS
+    assert ({*shlex.split(README_PACKAGE)[2:]} ==
+            {*map(str, lab_command(Path("my_lab_export"), *NEURAL_AND_CHOICES))})
 
 
 def test_export_packaged_as_it_comes(lab):
@@ -77,7 +91,7 @@ def test_export_packaged_as_it_comes(lab):
     assert behaviour["metrics"] == ["error_consistency", "accuracy", "accuracy_distance"]
     assert "V4: 6, IT: 10" in printed and "320 human trials (label task, 4 subjects)" in printed
     human = xr.open_dataarray(workdir / "data/MyLab2024/assy_MyLab2024Behaviour.nc").load()
-    choices = pd.read_csv(workdir / "export/choices.csv")
+    choices = pd.read_csv(workdir / "my_lab_export/choices.csv")
     assert list(human.values) == list(choices["response"])
     assert list(human["subject"].values) == list(choices["participant"])
     assert list(human["condition"].values) == list(choices["noise_level"])
@@ -86,7 +100,7 @@ def test_export_packaged_as_it_comes(lab):
 def test_long_csv_gives_the_same_recordings(lab, tmp_path):
     """The same recordings exported as one row per trial × neuron give the same assembly."""
     workdir, _ = lab
-    package(workdir, *lab_command(Path("export"), "--responses", "export/responses_long.csv", "--coords", COORDS,
+    package(workdir, *lab_command(Path("my_lab_export"), "--responses", "my_lab_export/responses_long.csv", "--coords", COORDS,
                                   out=tmp_path))
     trials = xr.open_dataarray(workdir / "data/MyLab2024/assy_MyLab2024.nc").load()
     long = xr.open_dataarray(tmp_path / "assy_MyLab2024.nc").load()
@@ -134,14 +148,14 @@ def test_edited_human_data_reruns_its_ceiling_and_scores_only(scored, tmp_path):
     """The human data file is a tracked input: re-packaged with one answer changed, the printed entry (new sha1)
     reruns the behavioural data, ceilings and scores, and no activations and no neural score."""
     workdir, _ = scored
-    choices = pd.read_csv(workdir / "export/choices.csv")
+    choices = pd.read_csv(workdir / "my_lab_export/choices.csv")
     choices.loc[0, "response"] = next(label for label in ("bird", "boat") if label != choices.loc[0, "response"])
     edited = workdir / "export_edited"
     edited.mkdir(exist_ok=True)
     choices.to_csv(edited / "choices.csv", index=False)
     args = list(NEURAL_AND_CHOICES)
-    args[args.index("export/choices.csv")] = "export_edited/choices.csv"
-    printed = package(workdir, *lab_command(Path("export"), *args)).stdout
+    args[args.index("my_lab_export/choices.csv")] = "export_edited/choices.csv"
+    printed = package(workdir, *lab_command(Path("my_lab_export"), *args)).stdout
     planned = planned_outputs(snakemake(workdir, "-n", configfiles=write_config(workdir, entries(printed),
                                                                                 BENCHMARKS, "edited.yaml")))
     assert "results/ceilings/MyLab2024Behaviour-error_consistency.json" in planned
@@ -153,7 +167,7 @@ def test_edited_human_data_reruns_its_ceiling_and_scores_only(scored, tmp_path):
 def test_identical_repackaging_reruns_nothing(scored):
     """Packaging the same export again (same sha1s, new modification times) leaves the files as they were."""
     workdir, configs = scored
-    package(workdir, *lab_command(Path("export"), *NEURAL_AND_CHOICES))
+    package(workdir, *lab_command(Path("my_lab_export"), *NEURAL_AND_CHOICES))
     assert planned_outputs(snakemake(workdir, "-n", configfiles=configs)) == []
 
 
@@ -163,15 +177,19 @@ def test_two_alternative_and_odd_one_out_choices(lab):
     with its computed split-half ceiling) and odd-one-out triplets (the ceiling given as a number)."""
     workdir, _ = lab
     pairs = package(workdir, *lab_command(
-        Path("export"), "--choices", "export/pairs.csv", "--coords",
+        Path("my_lab_export"), "--choices", "my_lab_export/pairs.csv", "--coords",
         "stimulus_id=image,subject=participant,choice=response,truth=correct_label,distractor=other",
         name="MyLabPairs", out="data/MyLabPairs")).stdout
     triplets = package(workdir, *lab_command(
-        Path("export"), "--choices", "export/triplets.csv", "--ceiling", 0.8, "--coords",
+        Path("my_lab_export"), "--choices", "my_lab_export/triplets.csv", "--ceiling", 0.8, "--coords",
         "stimulus_id=image,subject=participant,choice=odd,image_1=first,image_2=second,image_3=third",
         name="MyLabTriplets", out="data/MyLabTriplets")).stdout
     zoo = {**entries(pairs), **entries(triplets)}
     assert zoo["MyLabPairs"]["fitting_label_column"] == "category" and zoo["MyLabPairs"]["task"] == "probabilities"
+    # a trials file of your own with its own names: behaviour.coords maps them, as assembly.coords does
+    human = xr.open_dataarray(workdir / "data/MyLabPairs/assy_MyLabPairs.nc").load().rename(subject="participant")
+    human.to_netcdf(workdir / "own_names.nc")
+    zoo["MyLabPairs"]["behaviour"] = {"file": "own_names.nc", "coords": {"subject": "participant"}}
     benchmarks = ["MyLabPairs-i2n", "MyLabTriplets-odd_one_out_match"]
     snakemake(workdir, configfiles=write_config(workdir, zoo, benchmarks, "tasks.yaml"))
     i2n = json.loads((workdir / "results/alexnet_untrained/MyLabPairs-i2n.json").read_text())
@@ -187,11 +205,11 @@ def test_check_warns_about_a_ceiling_too_low_to_score_against(scored):
     check` passes the range check but warns, states the threshold and why, and how many subjects per stimulus the
     metric needs. (The entry shares MyLab2024's stimulus set, so the model's task output is reused.)"""
     workdir, configs = scored
-    choices = pd.read_csv(workdir / "export/choices.csv")
+    choices = pd.read_csv(workdir / "my_lab_export/choices.csv")
     rng = np.random.default_rng(0)
     choices["response"] = rng.permutation(choices["response"].to_numpy())  # answers unrelated to the images
     choices.to_csv(workdir / "noisy.csv", index=False)
-    noisy = entries(package(workdir, *lab_command(Path("export"), "--choices", "noisy.csv", "--coords", COORDS,
+    noisy = entries(package(workdir, *lab_command(Path("my_lab_export"), "--choices", "noisy.csv", "--coords", COORDS,
                                                   name="MyLabNoisy", out="data/MyLabNoisy")).stdout)["MyLabNoisy"]
     config = yaml.safe_load((workdir / "lab.yaml").read_text())
     zoo = config["benchmark_zoo"]

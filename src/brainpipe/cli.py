@@ -174,7 +174,7 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
     for passed, text in checks:
         print(f"{'ok  ' if passed else 'FAIL'}  {text}", file=out)
     if benchmark.kind == "behaviour":  # a ceiling near 0 passes the range check but leaves scores that are noise
-        from .behaviour.stages import ceiling_advice
+        from .behaviour.ceiling_advice import ceiling_advice
         from .io import read_netcdf
 
         human = read_netcdf(f"results/assemblies/{benchmark.family.dataset}/behaviour.nc")

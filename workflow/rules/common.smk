@@ -8,6 +8,7 @@ from snakemake.utils import validate
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
 from brainpipe.pipeline import parse_cache
+from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
 from brainpipe.neural.metrics import uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
@@ -31,7 +32,9 @@ if workflow.is_main_process:  # names are checked once, before scheduling; clust
 REGISTRY = load_registry(config)  # every benchmark family: built-ins, config benchmark_zoo, benchmark_plugins
 try:  # a region no model commits (a typo) stops here, before any job, not as a missing file at the report
     check_committed_regions(config, REGISTRY)
-except ConfigError as error:
+    if workflow.is_main_process:  # a declared file edited after its entry was written: its own sha1 key named
+        check_declared_sha1s(config, Path(".snakemake/brainpipe/declared_sha1.json"))
+except (ConfigError, StaleSha1) as error:
     raise WorkflowError(str(error)) from None
 
 

@@ -20,8 +20,7 @@ with logged(snakemake.log[0], "fetch_assembly") as log:
     if p.behavioural:  # a BehavioralAssembly: presentation only (trials or triplets), no neuroid dimension
         from brainpipe.behaviour.data import load_behaviour
 
-        assembly = load_behaviour(nc, f"{snakemake.input.stimuli}/{CSV_NAME}", stimulus_set_identifier=p.stimulus_set,
-                                  coords=p.coords)
+        assembly = load_behaviour(nc, f"{snakemake.input.stimuli}/{CSV_NAME}", stimulus_set_identifier=p.stimulus_set)
         assembly.attrs.pop("source", None)
         what = "behaviour"
     else:

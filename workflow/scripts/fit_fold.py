@@ -8,7 +8,8 @@ from brainpipe import benchmarks
 from brainpipe.models.devices import resolve_device
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged
-from brainpipe.neural.metrics import check_components, run_fold, run_fold_gram, uses_gram
+from brainpipe.neural.components import check_components
+from brainpipe.neural.metrics import run_fold, run_fold_gram, uses_gram
 from brainpipe.io.netcdf_arrays import read_arrays
 
 with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):

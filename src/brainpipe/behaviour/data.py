@@ -20,10 +20,8 @@ from ._common import check_no_missing, isnull
 
 
 def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | None = None,
-                   stimulus_set_identifier: str | None = None, coords: dict | None = None) -> xr.DataArray:
+                   stimulus_set_identifier: str | None = None) -> xr.DataArray:
     """A behavioural assembly (dims ``('presentation',)``) with ``stimulus_id`` and the stimulus columns.
-
-    ``coords`` maps Brain-Score's coordinate names to the file's (a declared data set: ``{subject: participant}``).
 
     Raises ValueError naming the file when it cannot be read, has other dimensions, or lacks both
     ``stimulus_id`` and ``image_id`` (the legacy name, as brainio core's assemblies.py).
@@ -40,11 +38,6 @@ def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | 
     if assembly.dims != ("presentation",):
         raise ValueError(f"{nc_path}: a behavioural assembly has the one dimension 'presentation' (a trial or a "
                          f"triplet per entry); this file has dims {assembly.dims}")
-    for ours, theirs in (coords or {}).items():
-        if theirs not in assembly.coords:
-            raise ValueError(f"{nc_path}: no coordinate {theirs!r} (mapped to {ours!r} by the declaration's "
-                             f"behaviour.coords); the file has {sorted(map(str, assembly.coords))}")
-        assembly = assembly.rename({theirs: ours}) if theirs != ours else assembly
     if "stimulus_id" not in assembly.coords:
         if "image_id" not in assembly.coords:
             raise ValueError(f"{nc_path}: missing coordinate 'stimulus_id' (or 'image_id') along presentation")

@@ -32,7 +32,8 @@ KEYS = {"stimuli", "stimulus_set", "behaviour", "task", "labels", "fitting_stimu
 REQUIRED = ("stimuli", "behaviour", "task", "visual_degrees")
 BEHAVIOUR_KEYS = {"file", "sha1", "coords"}
 #: Coordinates of the human trials the metrics read, by Brain-Score's names (``coords`` maps them to the file's).
-COORDS = ("stimulus_id", "subject", "truth", "condition", "sample_obj", "dist_obj", "image_1", "image_2", "image_3",
+#: Not ``stimulus_id``: the stimulus columns are merged by it when the file is read (a file may say ``image_id``).
+COORDS = ("subject", "truth", "condition", "sample_obj", "dist_obj", "image_1", "image_2", "image_3",
           "participant_id", "block", "correct", "distractor_nums", "trial_type")
 OPTION_KEYS = {"lapse_rate", "scale", "chance", "similarity", "variables", "ceiling_skipna"}
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 #: Brain-Score's public bucket and folder (core ``s3.py``: ``https://{bucket}.s3.amazonaws.com/{folder}/{file}``).
@@ -47,9 +47,6 @@ class RemoteFile:
     sha1: str | None
     url: str | None = None    # a full URL (declared data); None: the store's base URL + name
     path: str | None = None   # a file on disk (declared data): used in place, sha1 checked when given
-    # where the sha1 was declared (``benchmark_zoo.<name>.assembly.sha1``), for a message that names it; not part of
-    # the file's identity (two entries may declare the same file)
-    declared_as: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -363,12 +363,6 @@ def fetch_file(remote: RemoteFile, cache_dir: str | os.PathLike, base_url: str,
             raise FetchError(f"{remote.name} is configured as a local file at {where.path}, but there is no file "
                              "there. Fix the path under data.local_files, or remove the entry to download it.")
         actual = sha1_of(where.path)
-        if remote.sha1 is not None and actual != remote.sha1 and remote.declared_as:  # your own data, declared
-            raise FetchError(f"{where.path} has sha1 {actual}, but config {remote.declared_as} says {remote.sha1}: "
-                             "the file changed after its entry was written. If you changed it on purpose, put the "
-                             f"new sha1 into {remote.declared_as} (`sha1sum {where.path}` prints it; running your "
-                             "`brainpipe package` command again reprints the whole entry); otherwise restore the "
-                             "file you declared.")
         if remote.sha1 is not None and actual != remote.sha1:  # declared local data may come without a sha1
             raise FetchError(f"Local file {where.path} (configured for {remote.name}) has sha1 {actual}, expected "
                              f"{remote.sha1}: it is not the file Brain-Score publishes under that name. "

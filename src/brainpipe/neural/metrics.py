@@ -102,20 +102,6 @@ def _regression_params(benchmark):
     return name, params
 
 
-def check_components(benchmark, n_features, layer) -> None:
-    """PLS with more components than the layer has features: Brain-Score's PLS (sklearn ``PLSRegression``) refuses
-    it ("`n_components` upper bound is <features>"), so a benchmark does too, naming layer, features and components,
-    before any fold is fitted (brainpipe's PLS would otherwise clamp silently and score other settings than asked)."""
-    if benchmark.kind not in ("regression", "temporal") or _regression_name(benchmark.metric) != "pls":
-        return
-    components = int(benchmark.settings.get("pls_components", 25))
-    if isinstance(n_features, int) and n_features < components:
-        raise ValueError(f"{benchmark.identifier}: layer {layer!r} has {n_features} features, fewer than "
-                         f"pls_components = {components}; Brain-Score's PLS (sklearn PLSRegression) refuses this "
-                         f"(n_components upper bound = features). Set benchmark_settings.{benchmark.identifier}."
-                         f"pls_components to at most {n_features}, or commit a layer with more features")
-
-
 def uses_gram(benchmark: FoldBenchmark) -> bool:
     """Whether the benchmark's folds are fitted from the layer's Gram matrix rather than its activations."""
     return benchmark.kind == "regression" and _regression_name(benchmark.metric) in GRAM_REGRESSIONS
