@@ -200,3 +200,39 @@ def test_commit_layers_warns_when_it_selects_on_the_reported_data(export):
     zoo = entries(run_package(export, *lab_command(Path("export"), *NEURAL)).stdout)
     config = {**config, "benchmark_zoo": zoo, "benchmarks": ["SyntheticShapes.IT-pls"]}
     assert selection_warning(config, ["MyLab2024.IT-pls"], "IT") is None
+
+
+BEHAVIOUR_ENTRY = {"stimuli": {"csv": "s.csv", "zip": "s.zip"}, "behaviour": {"file": "b.nc"}, "task": "label",
+                   "labels": ["bird", "boat"], "visual_degrees": 8}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"task": "labels"}, "unknown task 'labels' (did you mean 'label'?)"),
+    ({"metrics": ["i2n"]}, "metric 'i2n' compares the 'probabilities' task's output, but task is 'label'"),
+    ({"metrics": ["error_consistancy"]}, "did you mean 'error_consistency'?"),
+    ({"labels": ["bird", "greeble"]}, "label 'greeble' has no ImageNet class mapping"),
+    ({"labels": {"greeble": [1000]}}, "labels.greeble: expected a list of ImageNet class indices (0-999)"),
+    ({"task": "odd_one_out", "labels": None}, "only the label task reads labels"),
+    ({"ceiling": 1.5}, "expected computed or a number in (0, 1]"),
+    ({"behaviour": {"file": "b.nc", "coords": {"stimulus_id": "image"}}}, "unknown key 'stimulus_id'"),
+    ({"regions": ["IT"]}, "unknown key 'regions'"),
+])
+def test_malformed_behaviour_declarations_name_the_key(change, message):
+    from brainpipe.benchmarks.declared_behaviour import declared_behaviour_family
+
+    entry = {**BEHAVIOUR_ENTRY, **change}
+    with pytest.raises(ValueError) as caught:
+        declared_behaviour_family("MyChoices", entry)
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("config benchmark_zoo.MyChoices")
+
+
+def test_odd_one_out_needs_a_declared_ceiling():
+    from brainpipe.benchmarks.declared_behaviour import declared_behaviour_family
+
+    entry = {key: value for key, value in BEHAVIOUR_ENTRY.items() if key != "labels"} | {"task": "odd_one_out"}
+    with pytest.raises(ValueError, match="odd_one_out_match has no ceiling computed from the data"):
+        declared_behaviour_family("MyTriplets", entry)
+    family, _, _ = declared_behaviour_family("MyTriplets", entry | {"ceiling": 0.7})
+    (behaviour,) = family.behaviours
+    assert (behaviour.ceiling, behaviour.normalisation, behaviour.clip) == (0.7, "chance_corrected", True)

@@ -16,8 +16,9 @@ writes into my_export/:
   (the image's class or ``other``); ``triplets.csv`` (``participant``, ``first``, ``second``, ``third``, ``odd``):
   odd-one-out choices.
 
-The responses are SIMULATED (brainpipe.data.demo: shape features + noise) and so are the choices. README.md next to
-this file packages the export with `brainpipe package` and scores it; tests/test_lab_export.py does exactly that.
+The responses are SIMULATED (brainpipe.data.demo: shape features + noise) and so are the choices. The README's
+"Packaging your data" packages this export with one `brainpipe package` command and scores the printed entries;
+tests/test_lab_export.py does exactly that (and the 2AFC and odd-one-out files, and the long CSV).
 """
 
 import sys
