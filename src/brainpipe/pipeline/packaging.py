@@ -9,7 +9,12 @@ and the responses in one of three layouts:
 * ``.csv``: long format, one row per value: ``stimulus_id, neuroid_id, region, repetition, value`` [,
   ``time_bin_start, time_bin_end``]; every (stimulus_id, repetition) needs a value for every neuroid (and bin);
 * ``.npy``: an array repetition × stimulus × neuroid, stimuli in the CSV's row order, plus a neuroid table
-  (``neuroid_id``, ``region``, any other neuroid metadata) in the array's neuroid order.
+  (``neuroid_id``, ``region``, any other neuroid metadata) in the array's neuroid order; or, as labs export trials,
+  an array trials × neuroids with a trials table (``stimulus_id`` [, ``repetition``] per row, in the array's order).
+
+``coords`` maps Brain-Score's names to yours in every input: the NetCDF's coordinates and dims and the CSVs' columns.
+The humans' choices (a CSV of trial rows) become a BehavioralAssembly and an entry of their own
+(:mod:`brainpipe.pipeline.behaviour_packaging`).
 
 Outputs (Brain-Score's names, brain-score/brainio ``brainio/packaging.py``: ``stimulus_<id>.csv``,
 ``stimulus_<id>.zip``, ``assy_<id>.nc``): the CSV holds ``stimulus_id``, ``filename`` and the metadata; the zip the
