@@ -175,6 +175,7 @@ def test_wrong_sha1_stops(tmp_path, experiment):
     config = write_config(workdir, ["MyExperiment2024.IT-pls"], benchmark_zoo={"MyExperiment2024": entry})
     run = snakemake(workdir, configfiles=(ROOT / "tests/configs/tiny.yaml", config), check=False)
     assert run.returncode != 0 and "has sha1" in run.stdout + run.stderr and "0" * 40 in run.stdout + run.stderr
+    assert "config benchmark_zoo.MyExperiment2024.assembly.sha1" in run.stdout + run.stderr
 
 
 def plugin_file(folder, body):

@@ -35,6 +35,13 @@ ELSEWHERE = {
     "--responses my_experiment/responses.nc --coords region=brain_area,repetition=trial --visual-degrees 8 "
     "--stratification category_name --out data/MyExperiment2024": "needs my_experiment/: "
         "tests/test_packaging.py::test_printed_entry_scores_in_a_real_workflow_run (on a generated experiment)",
+    "python examples/lab_export/make_export.py my_lab_export": "tests/test_lab_export.py (the lab fixture)",
+    "brainpipe package --name MyLab2024 --images my_lab_export/images --stimuli my_lab_export/image_table.csv "
+    "--responses my_lab_export/responses.npy --trials my_lab_export/trials.csv --neuroids my_lab_export/neurons.csv "
+    "--choices my_lab_export/choices.csv --stratification object --visual-degrees 8 --out data/MyLab2024 --coords "
+    "stimulus_id=image,repetition=rep,neuroid_id=unit,region=area,subject=participant,choice=response,"
+    "truth=correct_label,condition=noise_level": "tests/test_lab_export.py runs this command (the lab fixture) and "
+        "scores the printed entries",
     "snakemake --report report.html": "needs a finished grid; report inputs (leaderboard, plots): tests/test_report.py",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "

@@ -112,6 +112,24 @@ def stimulus_degrees(config) -> dict:
 MODEL_KEYS = ("layers", "sweep", "visual_degrees", "preprocessing")
 
 
+def _refuse_other_settings(name, benchmark, base, merged, config_path):
+    """A model_zoo model's results/<name>/<benchmark>.json is the grid's score under the config's settings; a call
+    with other settings would overwrite it, and summary.tsv would show a number the config does not describe."""
+    from . import benchmarks
+
+    ours, theirs = benchmarks.load(benchmark, base).settings, benchmarks.load(benchmark, merged).settings
+    changed = {key: value for key, value in theirs.items() if ours.get(key) != value}
+    if changed:
+        where = config_path or DEFAULT_CONFIG
+        raise ValueError(
+            f"brainpipe.score({name!r}, {benchmark!r}, {', '.join(f'{k}={v!r}' for k, v in changed.items())}): "
+            f"results/{name}/{benchmark}.json is the grid's score under the settings of {where} "
+            f"({', '.join(f'{k}={ours[k]!r}' for k in changed)}); a score under other settings would overwrite it "
+            f"and summary.tsv would show it as the config's. Put the settings under benchmark_settings."
+            f"{benchmark} in {where} (exactly the affected jobs rerun), or score a spec dict under another "
+            f"name=, whose results go to their own folder")
+
+
 def score(model, benchmark: str, name: str | None = None, cores: int = 2, config=None, quiet=None, device=None,
           **settings) -> Score:
     """Score ``model`` on ``benchmark`` through the workflow; returns a :class:`Score`.
@@ -161,6 +179,8 @@ def score(model, benchmark: str, name: str | None = None, cores: int = 2, config
     extra["models"] = [name]
     if settings:
         extra["benchmark_settings"] = {benchmark: settings}
+        if isinstance(model, str):
+            _refuse_other_settings(name, benchmark, base, _merged(base, extra), config)
     config_file = Path(config) if config else (DEFAULT_CONFIG if DEFAULT_CONFIG.is_file()
                                                else REPOSITORY / DEFAULT_CONFIG)
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix=".brainpipe-score-", dir=".", delete=False) as f:

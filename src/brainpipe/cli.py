@@ -190,6 +190,13 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
               (-1 <= score["raw"] <= 1 or benchmark.kind == "custom", f"{model} raw {score['raw']:.4f} in [-1, 1]")]
     for passed, text in checks:
         print(f"{'ok  ' if passed else 'FAIL'}  {text}", file=out)
+    if benchmark.kind == "behaviour":  # a ceiling near 0 passes the range check but leaves scores that are noise
+        from .behaviour.ceiling_advice import ceiling_advice
+        from .io import read_netcdf
+
+        human = read_netcdf(f"results/assemblies/{benchmark.family.dataset}/behaviour.nc")
+        for line in ceiling_advice(benchmark, ceiling, human):
+            print(f"WARN  {line}", file=out)
     return 0 if all(passed for passed, _ in checks) else 1
 
 
@@ -267,11 +274,26 @@ def _package_parser(commands) -> None:
     package.add_argument("--images", required=True, help="folder of the images")
     package.add_argument("--stimuli", required=True,
                          help="CSV: stimulus_id, filename (relative to --images), any metadata columns")
-    package.add_argument("--responses", required=True, help="responses: .nc, .csv (long format) or .npy")
+    package.add_argument("--responses", help="responses: .nc, .csv (long format) or .npy")
     package.add_argument("--neuroids", help="with a .npy: CSV of neuroid_id, region (array order)")
+    package.add_argument("--trials", help="with a .npy of trials × neuroids: CSV naming each trial's stimulus_id "
+                                          "[, repetition] (array order)")
+    package.add_argument("--choices", help="human choices: CSV, one row per trial (subject, stimulus_id, choice "
+                                           "[, truth, condition, distractor]; or image_1..image_3, choice)")
+    package.add_argument("--task", choices=("label", "probabilities", "odd_one_out"),
+                         help="the choices' task (default: odd_one_out with image_1..3 columns, probabilities with a "
+                              "distractor column, else label)")
+    package.add_argument("--labels", type=lambda text: [v.strip() for v in text.split(",") if v.strip()],
+                         help="label task: the label set, comma-separated (default: the truth column's values)")
+    package.add_argument("--ceiling", type=float, help="a fixed behavioural ceiling (odd_one_out needs one)")
     package.add_argument("--coords", type=_coords_option, default=None,
-                         help="with a .nc: brainpipe_name=name_in_file,... for names that differ")
+                         help="brainpipe_name=your_name,... for names that differ, in a .nc and in the CSVs "
+                              "(e.g. stimulus_id=file,region=area,subject=participant)")
+    package.add_argument("--stimulus-id", metavar="COLUMN", help="= --coords stimulus_id=COLUMN")
+    package.add_argument("--region-column", metavar="COLUMN", help="= --coords region=COLUMN")
     package.add_argument("--region", help="region of every neuroid, when the responses name none (e.g. IT)")
+    package.add_argument("--min-neuroids", type=int, default=2,
+                         help="refuse a region with fewer neuroids (default 2: rdm and cka need a pattern)")
     package.add_argument("--visual-degrees", type=float, required=True,
                          help="size of the images on the subjects' screen, in degrees of visual angle")
     package.add_argument("--stratification", help="stimulus CSV column to stratify the CV folds on (e.g. category)")
@@ -284,10 +306,16 @@ def package_data(args, out=None) -> int:
     from .pipeline.packaging import PackagingError, package
 
     out = out or sys.stdout
+    coords = dict(args.coords or {})
+    for ours, column in (("stimulus_id", args.stimulus_id), ("region", args.region_column)):
+        if column:
+            coords[ours] = column
     try:
         result = package(args.name, args.images, args.stimuli, args.responses, args.out, args.visual_degrees,
-                         neuroids=args.neuroids, coords=args.coords, region=args.region,
-                         stratification=args.stratification, time_window=args.time_window)
+                         neuroids=args.neuroids, coords=coords or None, region=args.region,
+                         stratification=args.stratification, time_window=args.time_window, choices=args.choices,
+                         task=args.task, labels=args.labels, ceiling=args.ceiling, trials=args.trials,
+                         min_neuroids=args.min_neuroids)
     except PackagingError as error:
         print(f"brainpipe package: {error}", file=sys.stderr)
         return 1

@@ -31,6 +31,8 @@ rule prepare_behaviour:
     params:
         code=library_code("behaviour/data", "behaviour/_common"),
         exclude_conditions=lambda wildcards: list(family_of_dataset(wildcards.dataset).exclude_conditions),
+        # a declared data set's coordinate names in its file (brainpipe name -> file name)
+        coords=lambda wildcards: dict(family_of_dataset(wildcards.dataset).coords),
     wildcard_constraints:
         dataset="|".join(map(re.escape, behavioural_datasets())) or "(?!)",
     conda:

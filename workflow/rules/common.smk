@@ -10,13 +10,14 @@ from snakemake.utils import validate
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
 from brainpipe.pipeline import parse_cache
+from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
 from brainpipe.neural.metrics import uses_gram
 from brainpipe.models.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
 from brainpipe.behaviour.stages import task_key, task_spec
-from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
-                                                layer_set_rule, layers_for_sweep, library_code, load_layer_sets,
-                                                load_registry, missing_layer_sets, save_layer_sets)
+from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
+                                                check_config_structure, layer_set_rule, layers_for_sweep, library_code,
+                                                load_layer_sets, load_registry, missing_layer_sets, save_layer_sets)
 
 CONFIG_SCHEMA = REPOSITORY / "workflow/schemas/config.schema.yaml"  # REPOSITORY: the Snakefile's folder
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -33,6 +34,12 @@ if workflow.is_main_process:  # names are checked once, before scheduling; clust
         raise WorkflowError(str(error)) from None
 
 REGISTRY = load_registry(config)  # every benchmark family: built-ins, config benchmark_zoo, benchmark_plugins
+try:  # a region no model commits (a typo) stops here, before any job, not as a missing file at the report
+    check_committed_regions(config, REGISTRY)
+    if workflow.is_main_process:  # a declared file edited after its entry was written: its own sha1 key named
+        check_declared_sha1s(config, Path(".snakemake/brainpipe/declared_sha1.json"))
+except (ConfigError, StaleSha1) as error:
+    raise WorkflowError(str(error)) from None
 
 
 wildcard_constraints:

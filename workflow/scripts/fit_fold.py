@@ -8,6 +8,7 @@ from brainpipe import benchmarks
 from brainpipe.models.devices import resolve_device
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged
+from brainpipe.neural.components import check_components
 from brainpipe.neural.metrics import run_fold, run_fold_gram, uses_gram
 from brainpipe.io.netcdf_arrays import read_arrays
 
@@ -56,10 +57,12 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
             features = source.sizes["neuroid"]
         elif uses_gram(benchmark):
             source = read_arrays(snakemake.input.source, required_coords=("stimulus_id",))
+            check_components(benchmark, int(source.attrs.get("n_features", 0)) or None, w.layer)
             result = run_fold_gram(benchmark, source, target, int(w.fold), device=device)
             features = source.attrs.get("n_features", "?")
         else:
             source = read_netcdf(snakemake.input.source, required_coords=("stimulus_id", "neuroid_id"))
+            check_components(benchmark, source.sizes["neuroid"], w.layer)
             result = run_fold(benchmark, source, target, int(w.fold), device=device)
             features = source.sizes["neuroid"]
         result.update(model=w.model, benchmark=w.benchmark, layer=w.layer, metric=p.metric,

@@ -6,6 +6,11 @@ from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "prepare_behaviour"):
     raw = read_netcdf(snakemake.input[0], required_coords=("stimulus_id",))
+    for ours, theirs in snakemake.params.coords.items():  # a declared file's own names (behaviour.coords)
+        if theirs not in raw.coords:
+            raise ValueError(f"{snakemake.input[0]}: no coordinate {theirs!r}, which the declaration's behaviour.coords "
+                             f"maps to {ours!r}; the file has {sorted(map(str, raw.coords))}")
+        raw = raw.rename({theirs: ours})
     human = prepare_behaviour(raw, snakemake.params.exclude_conditions, name=snakemake.input[0])
     human.attrs.pop("source", None)  # where it came from is the input file; the output names itself
     write_netcdf(human, snakemake.output[0])

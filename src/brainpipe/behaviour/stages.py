@@ -31,7 +31,9 @@ def task_key(behaviour, family, fitting_stimuli: str | None = None) -> str:
     if behaviour.task == "label":
         if behaviour.choice_labels == "imagenet":
             return "label"
-        labels = "|".join(behaviour.choice_labels)
+        # a (label, imagenet indices) pair counts with its indices; plain names hash as they always did
+        labels = "|".join(entry if isinstance(entry, str) else f"{entry[0]}={','.join(map(str, entry[1]))}"
+                          for entry in behaviour.choice_labels)
         return f"label-{len(behaviour.choice_labels)}labels-{hashlib.sha1(labels.encode()).hexdigest()[:8]}"
     if behaviour.task == "probabilities":  # value_delta: labels = parity of image_number, choices need the test table
         return f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
@@ -166,7 +168,8 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
     name = human.attrs.get("source")
     choices = as_text(human.values)
     if behaviour.task == "label" and behaviour.choice_labels != "imagenet":
-        labels = set(behaviour.choice_labels)
+        from .tasks import label_name
+        labels = {label_name(entry) for entry in behaviour.choice_labels}
         truths = as_text(coord(human, "truth")) if "truth" in human.coords else []
         for what, values, allowed in (("choices (the values)", choices, labels | {NO_RESPONSE}),
                                       ("coordinate 'truth'", truths, labels)):
@@ -297,3 +300,4 @@ def aggregate(benchmark, folds, ceiling_json) -> dict:
             "above_ceiling": bool(ceiled.score > 1), "metric": behaviour.metric, "task": behaviour.task,
             **({"details": fold["details"]} if fold.get("details") else {}),
             **({"per_condition": fold["per_condition"]} if fold.get("per_condition") else {})}
+

@@ -69,12 +69,29 @@ def label_indices(label: str) -> list[int]:
     return LABEL_TO_IMAGENET_INDICES[key]
 
 
+def label_name(entry) -> str:
+    """A choice label's name: the label itself, or the first item of a ``(label, imagenet_indices)`` pair."""
+    return entry if isinstance(entry, str) else str(entry[0])
+
+
+def _indices(entry) -> list[int]:
+    """ImageNet class indices of a choice label: the table's for a name, the given ones for a ``(label,
+    indices)`` pair (a user's own label set, e.g. ``('greeble', [400, 401])``)."""
+    if isinstance(entry, str):
+        return label_indices(entry)
+    name, indices = entry
+    indices = list(indices)
+    if not indices or not all(isinstance(i, (int, np.integer)) and 0 <= i < 1000 for i in indices):
+        raise ValueError(f"label {name!r}: expected a list of ImageNet class indices (0-999), got {indices!r}")
+    return [int(i) for i in indices]
+
+
 def label(logits: xr.DataArray, choice_labels) -> xr.DataArray:
     """The ``label`` task: 1000 ImageNet logits per presentation → one label per presentation.
 
     ``choice_labels == 'imagenet'``: argmax → WordNet id (coords ``synset``, ``logit``). A list of labels: softmax
     over the 1000 logits, per label the **mean** probability over its ImageNet indices, argmax (first label on
-    ties). Upstream's softmax has no max subtraction; the stable form used here gives the same probabilities
+    ties); a list entry may be a ``(label, indices)`` pair giving a label's ImageNet indices itself. Upstream's softmax has no max subtraction; the stable form used here gives the same probabilities
     wherever upstream's does not overflow (logits above ~709). Output: dims ``('choice', 'presentation')``,
     shape (1, N), values = labels, the presentation coords plus ``label``.
     """
@@ -95,11 +112,11 @@ def label(logits: xr.DataArray, choice_labels) -> xr.DataArray:
         choice_labels = list(choice_labels)
         if not choice_labels:
             raise ValueError("choice_labels is empty")
-        index_lists = [label_indices(name) for name in choice_labels]
+        index_lists = [_indices(entry) for entry in choice_labels]
         shifted = np.exp(values - values.max(axis=1, keepdims=True))
         probabilities = shifted / shifted.sum(axis=1, keepdims=True)
         aggregated = np.stack([probabilities[:, idx].mean(axis=1) for idx in index_lists], axis=1)
-        choices = np.array([choice_labels[i] for i in aggregated.argmax(axis=1)], dtype=object)
+        choices = np.array([label_name(choice_labels[i]) for i in aggregated.argmax(axis=1)], dtype=object)
     coords["label"] = ("presentation", choices)
     return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)
 

@@ -58,6 +58,26 @@ def _remote(name, key, location, sha1, object_name):
     return RemoteFile(object_name, sha1, path=location)
 
 
+def sha1_key(key: str) -> str:
+    """The entry key holding a declared file's sha1: ``assembly.file`` → ``assembly.sha1``, ``stimuli.csv`` →
+    ``stimuli.csv_sha1``."""
+    return key.removesuffix(".file") + ".sha1" if key.endswith(".file") else key + "_sha1"
+
+
+def local_files(entry: dict) -> list:
+    """(path, declared sha1, key of the sha1) of every local file a benchmark_zoo entry declares with a sha1."""
+    found = []
+    for group, names in (("stimuli", ("csv", "zip")), ("fitting_stimuli", ("csv", "zip")), ("assembly", ("file",)),
+                         ("behaviour", ("file",))):
+        files = entry.get(group) if isinstance(entry, dict) else None
+        for name in names if isinstance(files, dict) else ():
+            location, key = files.get(name), sha1_key(f"{group}.{name}")
+            sha1 = files.get(key.split(".", 1)[1])
+            if isinstance(location, str) and "://" not in location and isinstance(sha1, str):
+                found.append((location, sha1, key))
+    return found
+
+
 def declared_family(name: str, entry: dict) -> tuple[Family, dict, dict]:
     """(family, {dataset: AssemblyEntry}, {stimulus set: StimulusSetEntry}) of one benchmark_zoo entry;
     ValueError naming the key for anything malformed."""

@@ -27,9 +27,10 @@ from brainpipe.data.catalog import Catalog
 from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401  (IDENTIFIER re-exported)
 from .custom import CustomBenchmark, PluginError, check_declaration
 from .declared import declared_family
+from .declared_behaviour import declared_behaviour_family, is_behavioural
 
 #: Modules of this package that are machinery, not families.
-_NOT_FAMILIES = {"base", "registry", "declared", "custom"}
+_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "custom"}
 
 
 def _sha1_file(path) -> str:
@@ -52,7 +53,7 @@ class Registry:
             for key, entry in mapping.items():
                 if key in target and target[key] != entry:
                     raise ValueError(f"{kind} {key!r} is declared twice with different files (by {family.origin})")
-                target[key] = entry
+                target.setdefault(key, entry)  # the same files declared again: the first declaration names them
 
     def benchmark(self, identifier: str, settings=None, split=None) -> Benchmark:
         """The benchmark ``identifier`` with its settings resolved; ValueError naming what is wrong."""
@@ -181,7 +182,8 @@ def from_config(config: dict | None, base_dir: str | Path = ".") -> Registry:
     if not isinstance(zoo, dict):
         raise ValueError(f"config benchmark_zoo: expected a mapping of family name -> declaration, got {zoo!r}")
     for name, entry in zoo.items():
-        family, assemblies, stimulus_sets = declared_family(str(name), entry)
+        declare = declared_behaviour_family if is_behavioural(entry) else declared_family
+        family, assemblies, stimulus_sets = declare(str(name), entry)
         registry.add(family, assemblies, stimulus_sets)
     plugins = config.get("benchmark_plugins") or []
     if not isinstance(plugins, list):

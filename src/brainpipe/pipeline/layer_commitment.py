@@ -191,6 +191,33 @@ def _check_benchmarks(config, benchmarks, region, base_dir="."):
                               f"layer selection for {region} needs a {region} benchmark")
 
 
+def selection_warning(config, benchmarks, region, base_dir=".") -> str | None:
+    """A warning when the layer is chosen on the data the grid then reports for the region (the same data set):
+    the reported score then counts the choice in its favour. None when selection and reporting data differ."""
+    from .workflow_config import load_registry
+
+    registry = load_registry(config, base_dir)
+    reported = {}
+    for identifier in config.get("benchmarks") or []:
+        try:
+            benchmark = registry.benchmark(identifier)
+        except ValueError:
+            continue  # the workflow names a bad identifier itself
+        if benchmark.kind != "behaviour" and benchmark.region == region:
+            reported.setdefault(benchmark.family.dataset, []).append(identifier)
+    shared = sorted({r for b in benchmarks for r in reported.get(registry.benchmark(b).family.dataset, [])})
+    if not shared:
+        return None
+    return (f"the layer for {region} is chosen on {', '.join(benchmarks)}, whose data the grid also reports "
+            f"({', '.join(shared)}): the reported score then counts the choice in its favour. Brain-Score keeps "
+            "them apart: it selects layers on the public split (MajajHong2015public.{V4,IT}-pls, "
+            "FreemanZiemba2013public.{V1,V2}-pls; brain-score/vision model_helpers/brain_transformation/neural.py "
+            "LayerSelection) and reports on the private split, other images of the same experiment. Choose on "
+            "data you do not report (e.g. a benchmark_zoo entry of held-out images), or say in your results that "
+            "layer and score come from the same data. (brainpipe's MajajHong2015.* and FreemanZiemba2013.* are "
+            "the public split unless config data.splits says private.)")
+
+
 def _layer_score(path: Path) -> float:
     score = json.loads(path.read_text()).get("score")
     return float(score) if score is not None and math.isfinite(float(score)) else math.nan
@@ -220,6 +247,9 @@ def commit_layers(model: str, region: str, benchmarks: list[str], layers=None, c
         raise CommitError(f"{config_path}: model_zoo has no entry {model!r}; known: {sorted(zoo)}")
     spec = zoo[model] or {}
     _check_benchmarks(config, benchmarks, region)
+    warning = selection_warning(config, benchmarks, region)
+    if warning:
+        print(f"warning: {warning}", file=out, flush=True)
     candidates = _candidates(spec, model, region, layers)
     try:  # a config this command cannot edit stops here, not after an hour of sweeping
         set_committed_layer(text, model, region, candidates[0])
@@ -233,7 +263,8 @@ def commit_layers(model: str, region: str, benchmarks: list[str], layers=None, c
     if before is None:
         override["layers"] = {region: candidates[0]}
     extra = {"models": [model], "benchmarks": list(benchmarks), "model_zoo": {model: override}}
-    snakefile = Path(snakefile) if snakefile else Path(__file__).resolve().parents[3] / "Snakefile"  # the checkout's
+    # this file is src/brainpipe/pipeline/layer_commitment.py: the checkout's root is three folders up
+    snakefile = Path(snakefile) if snakefile else Path(__file__).resolve().parents[3] / "Snakefile"
     targets = [f"results/{model}/{benchmark}/sweep.tsv" for benchmark in benchmarks]
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix=".brainpipe-sweep-", dir=".", delete=False) as f:
         yaml.safe_dump(extra, f)

@@ -9,7 +9,12 @@ and the responses in one of three layouts:
 * ``.csv``: long format, one row per value: ``stimulus_id, neuroid_id, region, repetition, value`` [,
   ``time_bin_start, time_bin_end``]; every (stimulus_id, repetition) needs a value for every neuroid (and bin);
 * ``.npy``: an array repetition × stimulus × neuroid, stimuli in the CSV's row order, plus a neuroid table
-  (``neuroid_id``, ``region``, any other neuroid metadata) in the array's neuroid order.
+  (``neuroid_id``, ``region``, any other neuroid metadata) in the array's neuroid order; or, as labs export trials,
+  an array trials × neuroids with a trials table (``stimulus_id`` [, ``repetition``] per row, in the array's order).
+
+``coords`` maps Brain-Score's names to yours in every input: the NetCDF's coordinates and dims and the CSVs' columns.
+The humans' choices (a CSV of trial rows) become a BehavioralAssembly and an entry of their own
+(:mod:`brainpipe.pipeline.behaviour_packaging`).
 
 Outputs (Brain-Score's names, brain-score/brainio ``brainio/packaging.py``: ``stimulus_<id>.csv``,
 ``stimulus_<id>.zip``, ``assy_<id>.nc``): the CSV holds ``stimulus_id``, ``filename`` and the metadata; the zip the
@@ -40,35 +45,44 @@ from PIL import Image
 
 from brainpipe.data.fetch import load_assembly, sha1_of
 
+from .package_tables import (PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some,  # noqa: F401
+                             _unknown_stimuli)
+
 #: File suffixes taken to be images when looking for images that no CSV row names.
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp"}
 #: Brain-Score's names; ``coords`` maps them (keys) to the names in a user's NetCDF file (values).
 DIMS = ("presentation", "neuroid", "time_bin")
 COORDS = ("stimulus_id", "repetition", "neuroid_id", "region", "time_bin_start", "time_bin_end")
 LONG_COLUMNS = ("stimulus_id", "neuroid_id", "region", "repetition", "value")
+#: rdm and cka compare the stimuli's response patterns across a region's neuroids: one neuroid has no pattern
+MIN_NEUROIDS = 2
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed entry dates: the same images give the same zip, hence the same sha1
-_ID_DTYPES = {"stimulus_id": str, "image_id": str, "filename": str, "neuroid_id": str, "region": str}
-
-
-class PackagingError(ValueError):
-    """Bad input to :func:`package`; the message names the file and the value, and says what to do."""
 
 
 @dataclass
 class Package:
-    """What :func:`package` wrote: the three files, their sha1s, and the ``benchmark_zoo`` entry."""
+    """What :func:`package` wrote: the files, their sha1s, and the ``benchmark_zoo`` entries (the neural one under
+    ``name`` and, with choices, the behavioural one under ``<name>Behaviour``; choices alone: under ``name``)."""
 
     name: str
-    files: dict  # "stimuli_csv" | "stimuli_zip" | "assembly" -> Path
+    files: dict  # "stimuli_csv" | "stimuli_zip" | "assembly" | "behaviour" -> Path
     sha1s: dict  # same keys -> sha1 hex digest
-    entry: dict  # the benchmark_zoo entry (a declared family)
+    entries: dict  # family name -> benchmark_zoo entry (a declared family)
     summary: str
     notes: list = field(default_factory=list)
 
+    @property
+    def entry(self) -> dict:
+        return self.entries[self.name]
+
     def config_text(self) -> str:
         """The ``benchmark_zoo:`` block to paste into config/config.yaml."""
-        return yaml.safe_dump({"benchmark_zoo": {self.name: self.entry}}, sort_keys=False,
-                              default_flow_style=None, width=1000)
+        return yaml.safe_dump({"benchmark_zoo": self.entries}, sort_keys=False, default_flow_style=None, width=1000)
+
+    def examples(self) -> list:
+        """A score of each entry to compute first (behaviour needs a model with logits or a readout layer)."""
+        return [f"alexnet_untrained/{name}-{entry['metrics'][0]}" if "behaviour" in entry
+                else f"pixels/{name}.{entry['regions'][0]}-pls" for name, entry in self.entries.items()]
 
     def report(self) -> str:
         width = max(len(str(path)) for path in self.files.values())
@@ -76,50 +90,26 @@ class Package:
         lines += [f"  {str(self.files[key]):<{width}}  sha1 {self.sha1s[key]}" for key in self.files]
         lines += [f"  note: {note}" for note in self.notes]
         lines += ["", "Paste into config/config.yaml (relative paths are relative to where snakemake runs), then "
-                      f"score with e.g. `snakemake --cores 2 results/pixels/{self.name}.{self.entry['regions'][0]}"
-                      "-pls.json`:", "", self.config_text().rstrip()]
+                      "score with e.g. " + ", ".join(f"`snakemake --cores 2 results/{b}.json`"
+                                                     for b in self.examples()) + ":", "", self.config_text().rstrip()]
         return "\n".join(lines)
-
-
-def _some(items, limit=5) -> str:
-    items = [str(item) for item in items]
-    more = f" … and {len(items) - limit} more" if len(items) > limit else ""
-    return ", ".join(items[:limit]) + more
-
-
-def _read_csv(path: Path, what: str, raw=False) -> pd.DataFrame:
-    """A CSV with id columns as text; ``raw``: every column as the text the file holds (for messages)."""
-    try:
-        if raw:
-            return pd.read_csv(path, dtype=str, keep_default_na=False)
-        return pd.read_csv(path, dtype=_ID_DTYPES)
-    except FileNotFoundError:
-        raise PackagingError(f"{path}: no such file (the {what})") from None
-    except (OSError, ValueError, pd.errors.ParserError) as error:
-        raise PackagingError(f"{path}: not a readable CSV ({error}) (the {what})") from None
-
-
-def _require_columns(table: pd.DataFrame, path: Path, columns, hint: str = "") -> None:
-    missing = [column for column in columns if column not in table.columns]
-    if missing:
-        raise PackagingError(f"{path}: missing column(s) {', '.join(missing)}; it has {list(table.columns)}{hint}")
-
-
-def _no_blanks(table: pd.DataFrame, path: Path, columns) -> None:
-    for column in columns:
-        blank = table[column].isna() | (table[column].astype(str).str.strip() == "")
-        if blank.any():
-            lines = [index + 2 for index in np.flatnonzero(blank.to_numpy())]  # +2: header line, 1-based
-            raise PackagingError(f"{path}: empty {column} on line(s) {_some(lines)}; every row needs one")
-
-
-def _line_numbers(mask) -> list:
-    return [index + 2 for index in np.flatnonzero(np.asarray(mask))]
 
 
 # ---- stimuli ----
 
-def read_stimuli(csv_path, images) -> pd.DataFrame:
+def _renamed_columns(table: pd.DataFrame, path: Path, coords: dict | None) -> pd.DataFrame:
+    """A CSV's columns renamed to brainpipe's names (``coords``: brainpipe name -> your column name); mappings
+    for columns this file does not have are for the other files."""
+    for ours, theirs in (coords or {}).items():
+        if theirs in table.columns and theirs != ours:
+            if ours in table.columns:
+                raise PackagingError(f"{path}: has both {ours!r} and {theirs!r} (mapped to {ours!r} by --coords); "
+                                     "drop one")
+            table = table.rename(columns={theirs: ours})
+    return table
+
+
+def read_stimuli(csv_path, images, coords=None) -> pd.DataFrame:
     """The stimulus table, checked against the image folder: stimulus_id, filename (POSIX, relative), metadata.
 
     Every row's image exists and opens as an image; ids and filenames are unique; no image in the folder lacks a
@@ -129,7 +119,10 @@ def read_stimuli(csv_path, images) -> pd.DataFrame:
     csv_path, images = Path(csv_path), Path(images)
     if not images.is_dir():
         raise PackagingError(f"{images}: no such folder (the image folder, --images)")
-    table = _read_csv(csv_path, "stimulus CSV, --stimuli")
+    table = _renamed_columns(_read_csv(csv_path, "stimulus CSV, --stimuli"), csv_path, coords)
+    for column in ("stimulus_id", "filename"):  # ids are text, whatever the column was called in the file
+        if column in table.columns:
+            table[column] = table[column].astype(str).where(table[column].notna())
     if "stimulus_id" not in table.columns and "image_id" in table.columns:
         table["stimulus_id"] = table["image_id"]
     _require_columns(table, csv_path, ("stimulus_id", "filename"),
@@ -189,28 +182,29 @@ def write_zip(table: pd.DataFrame, images: Path, destination: Path) -> None:
 
 # ---- responses ----
 
-def read_responses(path, table: pd.DataFrame, neuroids=None, coords=None, region=None) -> xr.DataArray:
+def read_responses(path, table: pd.DataFrame, neuroids=None, coords=None, region=None, trials=None) -> xr.DataArray:
     """The responses as (presentation, neuroid[, time_bin]) with Brain-Score's coordinates, checked (see module
-    docstring for the layouts). ``region`` names the region of every neuroid when the input has none."""
+    docstring for the layouts). ``region`` names the region of every neuroid when the input has none; ``coords``
+    maps Brain-Score's names to yours, in a NetCDF file and in the CSV tables alike; ``trials``: with a .npy of
+    trials × neuroids, the trials table (one row per trial: stimulus_id [, repetition])."""
     path = Path(path)
     if not path.is_file():
         raise PackagingError(f"{path}: no such file (the responses, --responses)")
     suffix = path.suffix.lower()
-    if coords and suffix != ".nc":
-        raise PackagingError(f"--coords maps names in a NetCDF file; {path} is a {suffix} file, whose layout has "
-                             "fixed column names (see `brainpipe package --help`)")
     if neuroids is not None and suffix != ".npy":
         raise PackagingError(f"--neuroids goes with a .npy array; {path} carries its neuroids itself")
+    if trials is not None and suffix != ".npy":
+        raise PackagingError(f"--trials goes with a .npy array of trials × neuroids; {path} names its trials itself")
     if suffix == ".nc":
-        assembly = _from_netcdf(path, coords or {})
+        assembly = _from_netcdf(path, {k: v for k, v in (coords or {}).items() if k in DIMS + COORDS})
     elif suffix == ".csv":
-        assembly = _from_long_csv(path, table, region)
+        assembly = _from_long_csv(path, table, region, coords)
         region = None  # used by _from_long_csv
     elif suffix == ".npy":
         if neuroids is None:
             raise PackagingError(f"{path}: a .npy array needs --neuroids NEUROIDS.csv (columns neuroid_id, region, "
                                  "in the array's neuroid order)")
-        assembly = _from_numpy(path, table, Path(neuroids), region)
+        assembly = _from_numpy(path, table, Path(neuroids), region, coords, trials)
         region = None
     else:
         raise PackagingError(f"{path}: unknown responses format {suffix!r}; expected .nc (NetCDF DataArray), "
@@ -239,8 +233,8 @@ def _from_netcdf(path: Path, coords: dict) -> xr.DataArray:
     return assembly
 
 
-def _from_long_csv(path: Path, table: pd.DataFrame, region) -> xr.DataArray:
-    rows = _read_csv(path, "responses", raw=True)
+def _from_long_csv(path: Path, table: pd.DataFrame, region, coords=None) -> xr.DataArray:
+    rows = _renamed_columns(_read_csv(path, "responses", raw=True), path, coords)
     required = [c for c in LONG_COLUMNS if not (c == "region" and region)]
     _require_columns(rows, path, required, " (long format: one row per stimulus_id, neuroid_id, region, "
                                            "repetition [, time_bin_start, time_bin_end] with its value)")
@@ -317,12 +311,15 @@ def _from_long_csv(path: Path, table: pd.DataFrame, region) -> xr.DataArray:
     return xr.DataArray(values, dims=DIMS[:len(shape)], coords=coords)
 
 
-def _from_numpy(path: Path, table: pd.DataFrame, neuroids_path: Path, region) -> xr.DataArray:
+def _from_numpy(path: Path, table: pd.DataFrame, neuroids_path: Path, region, coords=None,
+                trials=None) -> xr.DataArray:
     try:
         values = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise PackagingError(f"{path}: cannot be read as a numpy .npy array ({error}); save one with numpy.save")
-    neuroids = _read_csv(neuroids_path, "neuroid table, --neuroids")
+    neuroids = _renamed_columns(_read_csv(neuroids_path, "neuroid table, --neuroids"), neuroids_path, coords)
+    if "neuroid_id" in neuroids.columns:  # ids are text, whatever the column was called in the file
+        neuroids["neuroid_id"] = neuroids["neuroid_id"].astype(str)
     _require_columns(neuroids, neuroids_path, ["neuroid_id"] + ([] if region else ["region"]),
                      " (one row per neuroid, in the array's neuroid order; or pass --region for all)")
     if region:
@@ -330,6 +327,9 @@ def _from_numpy(path: Path, table: pd.DataFrame, neuroids_path: Path, region) ->
             raise PackagingError(f"{neuroids_path} has a region column; --region is for neuroids without one")
         neuroids["region"] = region
     _no_blanks(neuroids, neuroids_path, ("neuroid_id", "region"))
+    neuroids["region"] = neuroids["region"].astype(str)
+    if trials is not None:
+        return _trial_array(values, path, Path(trials), table, neuroids, neuroids_path, coords)
     expected = f"(repetition, stimulus = {len(table)} rows of the stimulus CSV, neuroid = {len(neuroids)} rows of " \
                f"{neuroids_path})"
     if values.ndim != 3 or values.shape[1:] != (len(table), len(neuroids)):
@@ -348,13 +348,31 @@ def _from_numpy(path: Path, table: pd.DataFrame, neuroids_path: Path, region) ->
     return xr.DataArray(values.reshape(n_repetitions * len(table), len(neuroids)), dims=DIMS[:2], coords=coords)
 
 
-def _unknown_stimuli(stimulus_ids, path: Path, table: pd.DataFrame) -> None:
-    known = set(table["stimulus_id"])
-    unknown = sorted({str(sid) for sid in stimulus_ids} - known)
-    if unknown:
-        raise PackagingError(f"{path}: {len(unknown)} stimulus id(s) are not in the stimulus CSV: "
-                             f"{_some(repr(u) for u in unknown)}. Add them to the CSV (with their images) or drop "
-                             "their responses")
+def _neuroid_coords(neuroids: pd.DataFrame) -> dict:
+    coords = {}
+    for column in neuroids.columns:  # text with blanks becomes "" (NetCDF text cannot hold NaN)
+        values_ = neuroids[column]
+        if not pd.api.types.is_numeric_dtype(values_):
+            values_ = values_.fillna("").astype(str)
+        coords[column] = ("neuroid", values_.to_numpy())
+    return coords
+
+
+def _trial_array(values, path: Path, trials_path: Path, table, neuroids, neuroids_path, coords) -> xr.DataArray:
+    """A lab's trial-level export: an array trials × neuroids and a table naming each trial's stimulus (and its
+    repetition; numbered by order of appearance when absent), one row per trial in the array's order."""
+    trials = _renamed_columns(_read_csv(trials_path, "trials table, --trials"), trials_path, coords)
+    _require_columns(trials, trials_path, ["stimulus_id"], " (one row per trial, in the array's trial order; map "
+                                                           "yours with --coords stimulus_id=<column>)")
+    _no_blanks(trials, trials_path, ["stimulus_id"])
+    if values.ndim != 2 or values.shape != (len(trials), len(neuroids)):
+        raise PackagingError(f"{path}: array of shape {values.shape}; with --trials expected (trials = "
+                             f"{len(trials)} rows of {trials_path}, neuroids = {len(neuroids)} rows of "
+                             f"{neuroids_path})")
+    coords_ = {"stimulus_id": ("presentation", trials["stimulus_id"].astype(str).to_numpy(dtype=object))}
+    if "repetition" in trials.columns:
+        coords_["repetition"] = ("presentation", trials["repetition"].to_numpy())
+    return xr.DataArray(values, dims=DIMS[:2], coords={**coords_, **_neuroid_coords(neuroids)})
 
 
 def _on(assembly: xr.DataArray, name: str, dim: str, path: Path) -> np.ndarray | None:
@@ -460,46 +478,53 @@ def _time_window(assembly: xr.DataArray, window, path: Path):
 
 
 def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None, coords=None, region=None,
-            stratification=None, time_window=None) -> Package:
-    """Check the inputs, write ``stimulus_<name>.csv``, ``stimulus_<name>.zip`` and ``assy_<name>.nc`` into
-    ``out``, and return what was written with the ``benchmark_zoo`` entry. PackagingError for bad input, before
-    anything is written."""
+            stratification=None, time_window=None, choices=None, task=None, labels=None, ceiling=None,
+            trials=None, min_neuroids=MIN_NEUROIDS) -> Package:
+    """Check the inputs, write ``stimulus_<name>.csv``, ``stimulus_<name>.zip``, ``assy_<name>.nc`` (responses)
+    and the human choices' assembly into ``out``, and return what was written with the ``benchmark_zoo`` entries.
+    PackagingError for bad input, before anything is written."""
+    from brainpipe.behaviour.data import load_behaviour
     from brainpipe.benchmarks import builtin
     from brainpipe.benchmarks.declared import declared_family
+    from brainpipe.benchmarks.declared_behaviour import declared_behaviour_family
+
+    from .behaviour_packaging import behaviour_entry, read_choices
 
     if not re.fullmatch(r"[A-Za-z0-9]+", name or ""):
         raise PackagingError(f"--name {name!r}: letters and digits only, e.g. MyExperiment2024 (it becomes "
                              "'<name>.<region>-<metric>')")
-    if name in builtin().families:
-        raise PackagingError(f"--name {name}: a built-in benchmark family has that name; choose another")
+    behaviour_name = f"{name}Behaviour" if responses is not None else name
+    for family in {name, behaviour_name}:
+        if family in builtin().families:
+            raise PackagingError(f"--name {name}: a built-in benchmark family is named {family}; choose another")
+    if responses is None and choices is None:
+        raise PackagingError("nothing to package: pass --responses (recordings), --choices (human trials) or both")
     if isinstance(visual_degrees, bool) or not isinstance(visual_degrees, (int, float)) or not visual_degrees > 0:
         raise PackagingError(f"--visual-degrees {visual_degrees!r}: expected a positive number of degrees, e.g. 8")
     if time_window is not None and not (len(time_window) == 2 and time_window[0] < time_window[1]):
         raise PackagingError(f"--time-window {time_window}: expected START END in ms with START < END")
+    _check_coords(coords or {})
     visual_degrees = int(visual_degrees) if float(visual_degrees).is_integer() else float(visual_degrees)
     images, stimuli, out = Path(images), Path(stimuli), Path(out)
-    table = read_stimuli(stimuli, images)
+    table = read_stimuli(stimuli, images, coords)
     if stratification is not None and stratification not in table.columns:
         raise PackagingError(f"--stratification {stratification}: not a column of {stimuli}; it has "
                              f"{list(table.columns)}")
-    assembly = read_responses(responses, table, neuroids, coords, region)
-    assembly.name = name
-    assembly.attrs = {key: value for key, value in assembly.attrs.items()
-                      if isinstance(value, (str, int, float, np.number))}
-    assembly.attrs["stimulus_set_identifier"] = name
-
-    per_stimulus = pd.Series(assembly["stimulus_id"].values).value_counts()
-    repetitions = int(per_stimulus.min())
-    regions = list(dict.fromkeys(assembly["region"].values))
-    files = {"stimuli_csv": out / f"stimulus_{name}.csv", "stimuli_zip": out / f"stimulus_{name}.zip",
-             "assembly": out / f"assy_{name}.nc"}
-    notes = []
-    unrecorded = len(table) - len(per_stimulus)
-    if unrecorded:
-        notes.append(f"{unrecorded} of {len(table)} stimuli have no responses (kept in the stimulus set)")
-    if repetitions < 2:
-        notes.append("some stimuli were shown once, so the entry has no internal-consistency ceiling (ceiling: "
-                     "none, score = raw); set a fixed ceiling if you know one")
+    files = {"stimuli_csv": out / f"stimulus_{name}.csv", "stimuli_zip": out / f"stimulus_{name}.zip"}
+    notes, summary = [], []
+    assembly = human = None
+    if responses is not None:
+        assembly, repetitions, neural_summary = _neural(name, responses, table, neuroids, coords, region, trials,
+                                                        notes, min_neuroids)
+        files["assembly"] = out / f"assy_{name}.nc"
+        summary.append(neural_summary)
+    if choices is not None:
+        human, task = read_choices(choices, table, coords, task)
+        files["behaviour"] = out / f"assy_{behaviour_name}.nc"
+        human.name = behaviour_name
+        human.attrs["stimulus_set_identifier"] = name
+        summary.append(f"{human.sizes['presentation']} human trials ({task} task, "
+                       f"{len(set(human['subject'].values))} subjects)")
 
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".package-{name}~", suffix=".tmp", dir=out))
@@ -507,31 +532,98 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
         staged = {key: staging / path.name for key, path in files.items()}
         table.to_csv(staged["stimuli_csv"], index=False)
         write_zip(table, images, staged["stimuli_zip"])
-        assembly.to_netcdf(staged["assembly"])
         # Read back as the workflow will, so that what is printed is known to load.
-        load_assembly(staged["assembly"], staged["stimuli_csv"])
         with zipfile.ZipFile(staged["stimuli_zip"]) as archive:
             if sorted(archive.namelist()) != sorted(table["filename"]):
                 raise RuntimeError(f"{staged['stimuli_zip']}: written zip does not hold the CSV's files")
+        if assembly is not None:
+            assembly.to_netcdf(staged["assembly"])
+            load_assembly(staged["assembly"], staged["stimuli_csv"])
+        if human is not None:
+            human.to_netcdf(staged["behaviour"])
+            load_behaviour(staged["behaviour"], staged["stimuli_csv"])
         sha1s = {key: sha1_of(path) for key, path in staged.items()}
-        entry = {"stimuli": {"csv": str(files["stimuli_csv"]), "zip": str(files["stimuli_zip"]),
-                             "csv_sha1": sha1s["stimuli_csv"], "zip_sha1": sha1s["stimuli_zip"]},
-                 "assembly": {"file": str(files["assembly"]), "sha1": sha1s["assembly"]},
-                 "regions": regions, "visual_degrees": visual_degrees}
-        if "time_bin" in assembly.dims:
-            entry["time_window"] = _time_window(assembly, time_window, Path(responses))
-        if stratification is not None:
-            entry["stratification"] = stratification
-        entry["ceiling"] = "internal_consistency" if repetitions >= 2 else "none"
-        declared_family(name, entry)  # the entry must be one the config accepts
+        entries = {}
+        if assembly is not None:
+            entries[name] = _neural_entry(assembly, files, sha1s, repetitions, visual_degrees, stratification,
+                                          time_window, responses)
+            declared_family(name, entries[name])  # the entry must be one the config accepts
+        if human is not None:
+            entries[behaviour_name] = behaviour_entry(human, task, labels, files, sha1s, visual_degrees,
+                                                      name if behaviour_name != name else None, ceiling, table,
+                                                      choices)
+            try:
+                declared_behaviour_family(behaviour_name, entries[behaviour_name])
+            except ValueError as error:
+                raise PackagingError(f"{choices}: {error}") from None
         for key, path in staged.items():
-            os.replace(path, files[key])
+            # the same content again keeps the file as it was: a new modification time on an identical file would
+            # rerun its fetch and everything after it (activations, Grams, scores)
+            if not (files[key].is_file() and sha1_of(files[key]) == sha1s[key]):
+                os.replace(path, files[key])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    return Package(name, files, sha1s, entries, f"Packaged {name}: {len(table)} stimuli, " + "; ".join(summary),
+                   notes)
 
+
+_CHOICE_NAMES = ("subject", "choice", "truth", "condition", "distractor", "image_1", "image_2", "image_3", "filename")
+
+
+def _check_coords(coords: dict) -> None:
+    known = DIMS + COORDS + _CHOICE_NAMES
+    for ours, theirs in coords.items():
+        if ours not in known:
+            raise PackagingError(f"--coords {ours}={theirs}: {ours!r} is not a name brainpipe reads; known: "
+                                 f"{', '.join(known)}")
+
+
+def _check_region_sizes(assembly: xr.DataArray, path, min_neuroids: int) -> None:
+    """Refuse a region with fewer neuroids than the metrics need: one odd neuroid (``Ti`` among 167 ``IT``) is
+    usually a typo that would otherwise become a benchmark of its own, silently."""
+    counts = pd.Series(assembly["region"].values).value_counts(sort=False)
+    small = counts[counts < min_neuroids]
+    if len(small):
+        listed = ", ".join(f"{region}: {int(n)}" for region, n in counts.items())
+        raise PackagingError(f"{path}: region {small.index[0]!r} has {int(small.iloc[0])} neuroid(s) (regions: "
+                             f"{listed}); rdm and cka compare stimuli's response patterns across a region's "
+                             f"neuroids and need at least {MIN_NEUROIDS}. A region with one odd neuroid is usually a "
+                             "typo: fix the region name in your data, or pass --min-neuroids 1 to keep it as it is")
+
+
+def _neural(name, responses, table, neuroids, coords, region, trials, notes, min_neuroids=MIN_NEUROIDS):
+    """(assembly, fewest repetitions of a stimulus, summary) of the recordings."""
+    assembly = read_responses(responses, table, neuroids, coords, region, trials)
+    _check_region_sizes(assembly, responses, min_neuroids)
+    assembly.name = name
+    assembly.attrs = {key: value for key, value in assembly.attrs.items()
+                      if isinstance(value, (str, int, float, np.number))}
+    assembly.attrs["stimulus_set_identifier"] = name
+    per_stimulus = pd.Series(assembly["stimulus_id"].values).value_counts()
+    repetitions = int(per_stimulus.min())
+    unrecorded = len(table) - len(per_stimulus)
+    if unrecorded:
+        notes.append(f"{unrecorded} of {len(table)} stimuli have no responses (kept in the stimulus set)")
+    if repetitions < 2:
+        notes.append("some stimuli were shown once, so the entry has no internal-consistency ceiling (ceiling: "
+                     "none, score = raw); set a fixed ceiling if you know one")
+    regions = list(dict.fromkeys(assembly["region"].values))
     bins = f", {assembly.sizes['time_bin']} time bins" if "time_bin" in assembly.dims else ""
     counts = ", ".join(f"{r}: {int((assembly['region'].values == r).sum())}" for r in regions)
-    summary = (f"Packaged {name}: {len(table)} stimuli, {assembly.sizes['presentation']} presentations "
+    summary = (f"{assembly.sizes['presentation']} presentations "
                f"({repetitions}{'' if per_stimulus.max() == repetitions else f'–{int(per_stimulus.max())}'} "
                f"repetition(s) per stimulus), {assembly.sizes['neuroid']} neuroids ({counts}){bins}")
-    return Package(name, files, sha1s, entry, summary, notes)
+    return assembly, repetitions, summary
+
+
+def _neural_entry(assembly, files, sha1s, repetitions, visual_degrees, stratification, time_window, responses):
+    entry = {"stimuli": {"csv": str(files["stimuli_csv"]), "zip": str(files["stimuli_zip"]),
+                         "csv_sha1": sha1s["stimuli_csv"], "zip_sha1": sha1s["stimuli_zip"]},
+             "assembly": {"file": str(files["assembly"]), "sha1": sha1s["assembly"]},
+             "regions": list(dict.fromkeys(assembly["region"].values)), "visual_degrees": visual_degrees}
+    if "time_bin" in assembly.dims:
+        entry["time_window"] = _time_window(assembly, time_window, Path(responses))
+    if stratification is not None:
+        entry["stratification"] = stratification
+    entry["ceiling"] = "internal_consistency" if repetitions >= 2 else "none"
+    return entry

@@ -300,6 +300,30 @@ def load_registry(config, base_dir="."):
         raise ConfigError(str(error)) from None
 
 
+def check_committed_regions(config, registry):
+    """Every model of the grid commits a layer to the region of every neural benchmark of the grid; ConfigError
+    naming the model, the region and the benchmark otherwise. Checked when the workflow starts: a missing region
+    (often a typo in a declared entry's or a model's region) would otherwise leave a score no job can make, found
+    only when the report needs it."""
+    for identifier in config.get("benchmarks") or []:
+        try:
+            benchmark = registry.benchmark(identifier)
+        except ValueError:
+            continue  # reported with its own message where the benchmark is built
+        if benchmark.region is None:
+            continue  # behaviour: the task's layer is checked by behaviour_layer
+        for model in config.get("models") or []:
+            committed = ((config.get("model_zoo") or {}).get(model) or {}).get("layers") or {}
+            if benchmark.region not in committed:
+                hint = _nearest(benchmark.region, committed).strip()
+                raise ConfigError(
+                    f"config model_zoo.{model}.layers: no layer for region {benchmark.region!r}, which benchmark "
+                    f"{identifier} records{f' ({hint})' if hint else ''}; {model} commits "
+                    f"{sorted(committed) or 'no region'}. Commit a layer (`brainpipe commit-layers {model} --region "
+                    f"{benchmark.region} --benchmark {identifier}`), fix the region's name, or take {identifier} out "
+                    "of benchmarks")
+
+
 # ---- The config's structure, checked before its values: unknown keys, empty grids, reserved model names, YAML
 # syntax. Each message names the key (and the nearest valid one) instead of dumping the JSON schema.
 
