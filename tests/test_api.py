@@ -233,7 +233,7 @@ def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
     import xarray as xr
 
     folder = "results/activations/alexnet_untrained/SyntheticShapes--target8.00--source10.00"
-    snakemake(repo_config, "--cores", "2", folder, configfiles=(repo_config / "config/config.yaml",))
+    snakemake(repo_config, "--cores", "2", f"{folder}/features.12.nc", configfiles=(repo_config / "config/config.yaml",))
     section = (ROOT / "README.md").read_text().split("### In Python\n", 1)[1].split("\n## ", 1)[0]
     block = re.findall(r"```python\n(.*?)```", section, flags=re.S)[-1]
     assert "look_at(" in block

@@ -58,7 +58,7 @@ def test_a_hard_killed_snakemake_takes_its_running_job_with_it(tmp_path):
     (workdir / "models").mkdir()
     (workdir / "models/slow.py").write_text(textwrap.dedent(SLOW_MODEL))
     (workdir / "slow.yaml").write_text(OVERLAY)
-    target = "results/activations/slow/SyntheticShapes"
+    target = "results/activations/slow/SyntheticShapes/conv.nc"  # one layer file: one job
     snakemake = subprocess.Popen([SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--cores", "2", "--configfile",
                                   str(TINY), "slow.yaml", "--", target], cwd=workdir, start_new_session=True,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -79,11 +79,11 @@ def test_a_hard_killed_snakemake_takes_its_running_job_with_it(tmp_path):
         while running(job) and time.monotonic() - killed < 20:
             time.sleep(0.1)
         assert not running(job), "the activations job runs on, orphaned, 20 s after its Snakemake was killed"
-        log = (workdir / "logs/activations/slow/SyntheticShapes.log").read_text()
+        log = (workdir / "logs/activations/slow/SyntheticShapes/conv.log").read_text()
         assert "the Snakemake process that started this job" in log and "is gone" in log, log
         assert "stopped" in log, log  # stopped cleanly (interrupted), not by the hard exit after the grace time
         assert not (workdir / target).exists()
-        assert not [p for p in (workdir / "results/activations/slow").iterdir() if p.name.endswith(".tmp")]
+        assert not [p for p in (workdir / "results/activations/slow").rglob("*") if p.name.endswith(".tmp")]
     finally:
         if snakemake.poll() is None:
             os.kill(snakemake.pid, signal.SIGKILL)
