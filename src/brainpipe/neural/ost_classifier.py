@@ -179,31 +179,38 @@ def batch_orders(n_samples: int, recipe: Recipe = RECIPE):
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    exp = np.exp(shifted)
+    exp = np.exp(logits - logits.max(axis=-1, keepdims=True))
     return exp / exp.sum(axis=-1, keepdims=True)
 
 
-class _Adam:
-    """``tf.compat.v1.train.AdamOptimizer`` (ApplyAdam, no Nesterov) in float32, for a list of variables."""
+class _AdamState:
+    """``ApplyAdam``'s slots for one variable, with scratch buffers allocated once (fresh large temporaries per step
+    would cost page faults that outweigh the arithmetic)."""
 
-    def __init__(self, variables, recipe: Recipe):
-        self.recipe = recipe
-        self.m = [np.zeros_like(v) for v in variables]
-        self.v = [np.zeros_like(v) for v in variables]
-        self.beta1_power, self.beta2_power = np.float32(recipe.beta1), np.float32(recipe.beta2)
+    def __init__(self, variable: np.ndarray):
+        self.m, self.v = np.zeros_like(variable), np.zeros_like(variable)
+        self.square, self.step = np.empty_like(variable), np.empty_like(variable)
 
-    def step(self, variables, gradients, active=slice(None)):
-        r, one = self.recipe, np.float32(1)
-        alpha = np.float32(r.learning_rate) * np.sqrt(one - self.beta2_power) / (one - self.beta1_power)
-        for var, grad, m, v in zip(variables, gradients, self.m, self.v):
-            m_a, v_a = m[active], v[active]
-            m_a += (grad - m_a) * (one - np.float32(r.beta1))
-            v_a += (grad * grad - v_a) * (one - np.float32(r.beta2))
-            var[active] -= (m_a * alpha) / (np.sqrt(v_a) + np.float32(r.epsilon))
-            m[active], v[active] = m_a, v_a
-        self.beta1_power = np.float32(self.beta1_power * np.float32(r.beta1))
-        self.beta2_power = np.float32(self.beta2_power * np.float32(r.beta2))
+    def apply(self, variable, gradient, alpha, recipe: Recipe):
+        """In float32, in place (``gradient`` is overwritten), TensorFlow's order of operations:
+        m += (g − m)(1 − β₁); v += (g² − v)(1 − β₂); var −= m·α / (√v + ε)."""
+        m, v, square, step = self.m, self.v, self.square, self.step
+        np.multiply(gradient, gradient, out=square)
+        square -= v
+        square *= np.float32(1) - np.float32(recipe.beta2)
+        v += square
+        gradient -= m
+        gradient *= np.float32(1) - np.float32(recipe.beta1)
+        m += gradient
+        np.multiply(m, alpha, out=step)
+        np.sqrt(v, out=square)
+        square += np.float32(recipe.epsilon)
+        step /= square
+        variable -= step
+
+    def keep(self, rows):
+        for name in ("m", "v", "square", "step"):
+            setattr(self, name, getattr(self, name)[rows])
 
 
 def train_softmax(features: np.ndarray, codes: np.ndarray, n_classes: int, recipe: Recipe = RECIPE):
@@ -211,35 +218,58 @@ def train_softmax(features: np.ndarray, codes: np.ndarray, n_classes: int, recip
 
     features: (K, n, F) float32, already scaled; codes: (K, n) class indices. Returns weights (K, F, C) and biases
     (K, C). Classifier k stops on its own when its last batch's cross-entropy falls below ``recipe.tol``; the
-    others go on (they share the batch order, not their parameters).
+    others go on (they share the batch order, not their parameters). The weights are kept transposed, (K, C, F):
+    the gradient errorᵀ·x then comes out of BLAS in that layout, faster than xᵀ·error.
     """
     n_stack, n_samples, n_features = features.shape
-    weights = np.repeat(initial_weights(n_features, n_classes, recipe.init_seed)[None], n_stack, axis=0)
-    biases = np.full((n_stack, n_classes), recipe.bias_init, dtype=np.float32)
-    adam = _Adam([weights, biases], recipe)
-    decay = np.float32(recipe.weight_decay)  # d/dw of 0.5 * decay * w²
-    active = np.arange(n_stack)
+    weights_out = np.empty((n_stack, n_classes, n_features), dtype=np.float32)
+    biases_out = np.empty((n_stack, n_classes), dtype=np.float32)
+    w = np.repeat(initial_weights(n_features, n_classes, recipe.init_seed).T[None], n_stack, axis=0)
+    b = np.full((n_stack, n_classes), recipe.bias_init, dtype=np.float32)
+    adam_w, adam_b = _AdamState(w), _AdamState(b)
+    grad_w, decayed = np.empty_like(w), np.empty_like(w)
+    onehot = np.eye(n_classes, dtype=np.float32)[codes]
+    x_batch = np.empty((n_stack, recipe.batch_size, n_features), dtype=np.float32)
+    live = np.arange(n_stack)  # the classifiers still training, in the stack's order
+    decay = np.float32(recipe.weight_decay)  # d/dw of 0.5 * decay * w² (TensorFlow: 0.2315f * (2 w), the same)
+    beta1_power, beta2_power, one = np.float32(recipe.beta1), np.float32(recipe.beta2), np.float32(1)
     for epoch in batch_orders(n_samples, recipe):
-        all_active = active.size == n_stack
-        index = slice(None) if all_active else active
         for batch in epoch:
-            x = features[index][:, batch] if not all_active else features[:, batch]
-            onehot = np.eye(n_classes, dtype=np.float32)[codes[index][:, batch]]
-            w, b = weights[index], biases[index]
-            probabilities = _softmax(np.matmul(x, w) + b[:, None, :])
-            # loss before the update, as fetched beside the train op
-            picked = np.take_along_axis(probabilities, codes[index][:, batch][..., None], axis=-1)[..., 0]
-            loss = -np.log(np.maximum(picked, np.finfo(np.float32).tiny)).mean(axis=1)
-            error = (probabilities - onehot) / np.float32(len(batch))
-            grad_w = np.matmul(x.transpose(0, 2, 1), error) + decay * w
-            grad_b = error.sum(axis=1) + decay * b
-            adam.step([weights, biases], [grad_w, grad_b], index)
-        still = loss >= recipe.tol
-        if not still.all():
-            active = active[still]
-            if active.size == 0:
+            # gathered batch by batch (into one buffer), so the forward and backward pass find it in cache
+            x, y = x_batch[:len(live), :len(batch)], onehot[:, batch]
+            for k in range(len(live)):
+                np.take(features[k], batch, axis=0, out=x[k])
+            logits = np.matmul(x, w.transpose(0, 2, 1))
+            logits += b[:, None, :]
+            logits -= logits.max(axis=-1, keepdims=True)
+            error = np.exp(logits)
+            total = error.sum(axis=-1, keepdims=True)
+            error /= total
+            error -= y
+            error *= one / np.float32(len(batch))  # reduce_mean's gradient, then the cross-entropy's
+            np.matmul(error.transpose(0, 2, 1), x, out=grad_w)
+            np.multiply(w, decay, out=decayed)
+            grad_w += decayed
+            grad_b = error.sum(axis=1)
+            grad_b += decay * b
+            alpha = np.float32(recipe.learning_rate) * np.sqrt(one - beta2_power) / (one - beta1_power)
+            adam_w.apply(w, grad_w, alpha, recipe)
+            adam_b.apply(b, grad_b, alpha, recipe)
+            beta1_power, beta2_power = beta1_power * np.float32(recipe.beta1), beta2_power * np.float32(recipe.beta2)
+        # the stop rule reads the last batch's cross-entropy, fetched beside (so before) its update
+        loss = (np.log(total[..., 0]) - (logits * y).sum(axis=-1)).mean(axis=1)
+        done = loss < recipe.tol
+        if done.any():
+            weights_out[live[done]], biases_out[live[done]] = w[done], b[done]
+            keep = ~done
+            live, features, onehot, w, b = live[keep], features[keep], onehot[keep], w[keep], b[keep]
+            grad_w, decayed = grad_w[keep], decayed[keep]
+            adam_w.keep(keep)
+            adam_b.keep(keep)
+            if live.size == 0:
                 break
-    return weights, biases
+    weights_out[live], biases_out[live] = w, b
+    return weights_out.transpose(0, 2, 1), biases_out
 
 
 def predict_proba(features: np.ndarray, weights: np.ndarray, biases: np.ndarray) -> np.ndarray:
