@@ -198,3 +198,23 @@ def test_a_label_missing_from_a_test_set_is_named():
         ost.i1_dprimes(probabilities, ["a", "b", "c"], ["a", "a", "b"])
     with pytest.raises(ValueError, match="not among the classifier's choices"):
         ost.i1_dprimes(probabilities, ["a", "b", "c"], ["a", "b", "z"])
+
+
+def test_the_stop_rule_stops_each_classifier_of_a_stack_on_its_own():
+    """After an epoch whose last batch's cross-entropy is below tol, a classifier stops; its stack-mates go on."""
+    from brainpipe.neural.ost_classifier import Recipe, train_softmax
+
+    rng = np.random.RandomState(0)
+    codes = np.tile(np.arange(5), 60)
+    easy = (np.eye(5)[codes] * 20 + 0.1 * rng.randn(300, 5)).astype(np.float32)  # separable: loss falls at once
+    hard = np.zeros((300, 5), dtype=np.float32)  # nothing to learn: the loss stays near log(5)
+    fast = Recipe(learning_rate=0.05, tol=1.0)
+    w, b = train_softmax(np.stack([easy, hard]), np.stack([codes, codes]), 5, fast)
+    w_easy, b_easy = train_softmax(easy[None], codes[None], 5, fast)
+    w_easy_full, _ = train_softmax(easy[None], codes[None], 5, Recipe(learning_rate=0.05, tol=0.0))
+    w_hard, b_hard = train_softmax(hard[None], codes[None], 5, Recipe(learning_rate=0.05, tol=0.0))
+    np.testing.assert_allclose(w[0], w_easy[0], atol=1e-7)
+    np.testing.assert_allclose(b[0], b_easy[0], atol=1e-7)
+    assert np.abs(w_easy[0] - w_easy_full[0]).max() > 1e-3  # it did stop before the 40th epoch
+    np.testing.assert_allclose(w[1], w_hard[0], atol=1e-7)
+    np.testing.assert_allclose(b[1], b_hard[0], atol=1e-7)

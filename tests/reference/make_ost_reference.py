@@ -42,21 +42,22 @@ TIME_BIN_STARTS = np.arange(70, 150, 10)  # 8 bins of 10 ms
 INIT_SHAPES = [(200, 5), (7, 3), (4096, 10)]
 
 
-def synthetic(n_images=300, n_neuroids=200, seed=7):
+def synthetic(n_images=300, n_neuroids=200, seed=7, label_names=LABELS, time_bin_starts=TIME_BIN_STARTS):
     """Features in which each image's class emerges at its own latency, and a target whose OSTs follow those
-    latencies (with noise) and whose i1 thresholds are reachable for most images."""
+    latencies (with noise) and whose i1 thresholds are reachable for most images (perf/bench_ost.py uses it at
+    the real size too)."""
     rng = np.random.RandomState(seed)
-    labels = LABELS[np.arange(n_images) % len(LABELS)]
+    labels = label_names[np.arange(n_images) % len(label_names)]
     rng.shuffle(labels)
-    prototypes = rng.randn(len(LABELS), n_neuroids)
-    code = {label: k for k, label in enumerate(LABELS)}
-    latency = rng.uniform(0.0, 8.0, n_images)  # in bins
+    prototypes = rng.randn(len(label_names), n_neuroids)
+    code = {label: k for k, label in enumerate(label_names)}
+    latency = rng.uniform(0.0, len(time_bin_starts), n_images)  # in bins
     strength = rng.uniform(1.0, 3.0, n_images)
-    steps = np.arange(len(TIME_BIN_STARTS))
+    steps = np.arange(len(time_bin_starts))
     ramp = 1 / (1 + np.exp(-(steps[None, :] - latency[:, None]) * 1.5))  # image × bin
     signal = prototypes[[code[label] for label in labels]][:, :, None] * (strength[:, None] * ramp)[:, None, :]
     features = (signal + 1.0 * rng.randn(n_images, n_neuroids, len(steps))).astype(np.float32)
-    target_ost = 70 + 10 * latency + rng.normal(0, 15, n_images)
+    target_ost = float(time_bin_starts[0]) + 10 * latency + rng.normal(0, 15, n_images)
     target_i1 = rng.uniform(0.3, 2.0, n_images)
     target_i1[rng.choice(n_images, 6, replace=False)] = 6.0  # unreachable: never hit (d' is clipped at 5)
     stimulus_ids = np.array([f"img{i:04d}" for i in range(n_images)])
@@ -75,13 +76,13 @@ def fixed_probabilities(n_images, n_bins, seed=11):
     return probabilities.astype(np.float32)
 
 
-def assemblies(stimulus_ids, labels, features, target_i1, target_ost):
+def assemblies(stimulus_ids, labels, features, target_i1, target_ost, time_bin_starts=TIME_BIN_STARTS):
     from brainscore_core.supported_data_standards.brainio.assemblies import DataAssembly, NeuroidAssembly
 
     source = NeuroidAssembly(features, coords={
         "stimulus_id": ("presentation", stimulus_ids), "image_label": ("presentation", labels),
         "truth": ("presentation", labels), "neuroid_id": ("neuroid", np.arange(features.shape[1])),
-        "time_bin_start": ("time_bin", TIME_BIN_STARTS), "time_bin_end": ("time_bin", TIME_BIN_STARTS + 10)},
+        "time_bin_start": ("time_bin", time_bin_starts), "time_bin_end": ("time_bin", time_bin_starts + 10)},
         dims=["presentation", "neuroid", "time_bin"])
     target = DataAssembly(target_ost, coords={
         "stimulus_id": ("presentation", stimulus_ids), "image_label": ("presentation", labels),
@@ -89,7 +90,7 @@ def assemblies(stimulus_ids, labels, features, target_i1, target_ost):
     return source, target
 
 
-def run_upstream(source, target, classifier_factory=None):
+def run_upstream(source, target, classifier_factory=None, time_bin_starts=TIME_BIN_STARTS):
     """OSTCorrelation with recording hooks; ``classifier_factory(bin_start)`` replaces the TF classifier."""
     from brainscore_vision.metrics.ost import metric as ost_metric
 
@@ -124,7 +125,7 @@ def run_upstream(source, target, classifier_factory=None):
         """Records the bin; with a factory, answers fixed probabilities instead of training."""
 
         def fit(self, X, Y):
-            self._bin = int(TIME_BIN_STARTS[len(records["bins"][-1])])  # upstream visits the bins ascending
+            self._bin = int(np.sort(time_bin_starts)[len(records["bins"][-1])])  # upstream visits them ascending
             records["bins"][-1].append(self._bin)
             if classifier_factory is None:
                 return super().fit(X, Y)
