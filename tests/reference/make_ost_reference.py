@@ -90,8 +90,9 @@ def assemblies(stimulus_ids, labels, features, target_i1, target_ost, time_bin_s
     return source, target
 
 
-def run_upstream(source, target, classifier_factory=None, time_bin_starts=TIME_BIN_STARTS):
-    """OSTCorrelation with recording hooks; ``classifier_factory(bin_start)`` replaces the TF classifier."""
+def run_upstream(source, target, classifier_factory=None, time_bin_starts=TIME_BIN_STARTS, splits=10):
+    """OSTCorrelation with recording hooks; ``classifier_factory(bin_start)`` replaces the TF classifier; fewer
+    ``splits`` than its 10 give the first of its splits (ShuffleSplit draws them one after the other)."""
     from brainscore_vision.metrics.ost import metric as ost_metric
 
     records = {"test_ids": [], "osts": [], "scores": [], "bins": [], "probabilities": [], "choices": [],
@@ -148,7 +149,11 @@ def run_upstream(source, target, classifier_factory=None, time_bin_starts=TIME_B
     ost_metric.TFProbabilitiesClassifier = Classifier
     try:
         start = time.perf_counter()
-        score = Recording()(source, target)
+        metric = Recording()
+        if splits != 10:
+            from brainscore_vision.metric_helpers.transformations import CrossValidation
+            metric._cross_validation = CrossValidation(stratification_coord=None, splits=splits, test_size=0.1)
+        score = metric(source, target)
         seconds = time.perf_counter() - start
     finally:
         ost_metric.TFProbabilitiesClassifier = real_classifier
