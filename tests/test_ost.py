@@ -153,7 +153,7 @@ def test_a_static_model_gets_nan_with_the_reason(ref):
 
 
 def test_bins_are_visited_in_ascending_order(ref):
-    """Shuffling the bins (with their starts) changes nothing."""
+    """Shuffling the bins (with their starts) changes nothing, nor does training the splits one at a time."""
     order = np.random.RandomState(0).permutation(len(ref["time_bin_starts"]))
     small = slice(0, 150)
     kwargs = dict(labels=ref["labels"][small], target_i1=ref["target_i1"][small], target_ost=ref["target_ost"][small],
@@ -161,6 +161,8 @@ def test_bins_are_visited_in_ascending_order(ref):
     a = ost.ost_correlation(ref["features"][small], ref["time_bin_starts"], **kwargs)
     b = ost.ost_correlation(ref["features"][small][:, :, order], ref["time_bin_starts"][order], **kwargs)
     assert a.per_split == b.per_split
+    one_at_a_time = ost.ost_correlation(ref["features"][small], ref["time_bin_starts"], stack_batch_bytes=1, **kwargs)
+    np.testing.assert_allclose(one_at_a_time.per_split, a.per_split, atol=1e-12)
 
 
 def test_hit_and_last_rules():

@@ -177,14 +177,16 @@ def _check(features, time_bin_starts, labels, target_i1, target_ost):
 
 def ost_correlation(features, time_bin_starts, labels, target_i1, target_ost, *, truths=None,
                     n_splits: int = N_SPLITS, test_size: float = TEST_SIZE, random_state: int = RANDOM_STATE,
-                    recipe: Recipe = RECIPE, max_stack_bytes: int = 512 * 2 ** 20) -> OSTResult:
+                    recipe: Recipe = RECIPE, stack_batch_bytes: int = 2 * 2 ** 20) -> OSTResult:
     """The OST metric (raw score; Kar2019-ost ceils it by dividing by .79 elsewhere).
 
     features: (presentation, neuroid, time_bin), rows in the target's order; time_bin_starts: one per bin (any
     order: bins are visited ascending); labels: ``image_label`` per presentation (the classifier's labels);
     truths: the labels d′ is measured against (default: ``labels``, as Kar2019 sets ``truth = image_label``);
     target_i1: the primate d′ threshold per image; target_ost: the primate OST per image (ms).
-    Splits train side by side in stacks of at most ``max_stack_bytes`` of scaled features.
+    Splits train side by side in stacks whose batches together hold at most ``stack_batch_bytes`` (small feature
+    counts: several splits per numpy call; large ones: one split at a time, its batch still in cache for the
+    backward pass). The numbers do not depend on it.
     """
     features = _check(features, time_bin_starts, labels, target_i1, target_ost)
     labels = np.asarray(labels, dtype=object)
@@ -198,8 +200,7 @@ def ost_correlation(features, time_bin_starts, labels, target_i1, target_ost, *,
     hits = [np.full((len(test), 2), np.nan) for _, test in splits]
     lasts = [np.full((len(test), 2), np.nan) for _, test in splits]
     bins_used = [0] * len(splits)
-    per_sample = features.shape[1] * 4 * len(splits[0][0])
-    stack = max(1, int(max_stack_bytes // max(per_sample, 1)))
+    stack = max(1, int(stack_batch_bytes // (recipe.batch_size * features.shape[1] * 4)))
     for b in order:
         open_splits = [k for k in range(len(splits)) if np.isnan(hits[k][:, 0]).any()]
         if not open_splits:
