@@ -44,6 +44,15 @@ def load():
         return "?"
 
 
+def peak_rss_mib() -> float:
+    """This process's peak resident memory (VmHWM: unlike getrusage's ru_maxrss it does not carry the parent's
+    peak across fork + exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def make_data(path: Path, n_images: int, n_bins: int, n_features: int):
     import numpy as np
 
@@ -87,7 +96,7 @@ def worker(side: str, data: Path):
         score, error, per_split = float(result.values), float(result.attrs["error"]), records["scores"]
         test_ids = [t.tolist() for t in records["test_ids"]]
         osts = [o.tolist() for o in records["osts"]]
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     print("RESULT " + json.dumps({"wall": wall, "cpu": cpu, "rss_mib": rss, "score": score, "error": error,
                                   "per_split": per_split, "test_ids": test_ids, "osts": osts}))
 

@@ -55,8 +55,12 @@ def synthetic(n_images=300, n_neuroids=200, seed=7, label_names=LABELS, time_bin
     strength = rng.uniform(1.0, 3.0, n_images)
     steps = np.arange(len(time_bin_starts))
     ramp = 1 / (1 + np.exp(-(steps[None, :] - latency[:, None]) * 1.5))  # image × bin
-    signal = prototypes[[code[label] for label in labels]][:, :, None] * (strength[:, None] * ramp)[:, None, :]
-    features = (signal + 1.0 * rng.randn(n_images, n_neuroids, len(steps))).astype(np.float32)
+    rows = prototypes[[code[label] for label in labels]]
+    features = np.empty((n_images, n_neuroids, len(steps)), dtype=np.float32)
+    for start in range(0, n_images, 64):  # in chunks: the same draws as one call, without float64 copies of all
+        chunk = slice(start, start + 64)
+        signal = rows[chunk][:, :, None] * (strength[chunk, None] * ramp[chunk])[:, None, :]
+        features[chunk] = signal + 1.0 * rng.randn(*signal.shape)
     target_ost = float(time_bin_starts[0]) + 10 * latency + rng.normal(0, 15, n_images)
     target_i1 = rng.uniform(0.3, 2.0, n_images)
     target_i1[rng.choice(n_images, 6, replace=False)] = 6.0  # unreachable: never hit (d' is clipped at 5)

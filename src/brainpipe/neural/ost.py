@@ -170,7 +170,7 @@ def _check(features, time_bin_starts, labels, target_i1, target_ost):
         raise ValueError(f"OST: {len(time_bin_starts)} time_bin_start values for {n_bins} time bins")
     if len(set(np.asarray(time_bin_starts).tolist())) != n_bins:
         raise ValueError(f"OST: repeated time_bin_start values {list(time_bin_starts)}")
-    if not np.isfinite(features).all():
+    if not all(np.isfinite(features[:, :, b]).all() for b in range(n_bins)):  # bin by bin: no copy of it all
         raise ValueError("OST: the features contain NaN or infinite values")
     return features
 
