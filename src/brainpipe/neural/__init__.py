@@ -6,7 +6,9 @@
   where they can be);
 * ``representational.py``: RDM and CKA similarities and their ceilings;
 * ``ceiling.py``: split-half internal consistency (the ceiling stage); ``splits.py``: the CV splits;
-  ``stats.py``: Pearson, Spearman-Brown, SEM.
+  ``stats.py``: Pearson, Spearman-Brown, SEM;
+* ``ost.py``: object solution times (Kar2019-ost's metric) on time-resolved features, with its softmax read-out
+  (Brain-Score's TensorFlow classifier, in numpy) in ``ost_classifier.py``.
 
 May import: :mod:`brainpipe.models` (devices), :mod:`brainpipe.io`. Never benchmarks, behaviour or pipeline:
 a fold reads what it needs of a benchmark through :class:`brainpipe.neural.metrics.FoldBenchmark`.
