@@ -26,7 +26,7 @@ def neuronal_property_ceiling(data_values, bins, *, n_samples: int = N_SAMPLES, 
                                 property_name=property_name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CeiledScore:
     """``score`` = raw / ceiling; ``error`` = the raw score's error; ``raw`` and ``ceiling`` as computed."""
 

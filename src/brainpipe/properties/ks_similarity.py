@@ -44,7 +44,7 @@ MAX_NAN_SAMPLES = N_SAMPLES / 10
 DEFAULT_SEED = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Similarity:
     """A bootstrapped similarity: ``score`` (mean), ``error`` (std, ddof 0) and the per-sample ``values``."""
 

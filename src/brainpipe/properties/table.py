@@ -16,7 +16,7 @@ import numpy as np
 RESPONSE_THRESHOLD = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PropertyTable:
     """``values`` (n_units × len(names), float64), ``responsive`` (n_units, bool) and the rule that set it."""
 
