@@ -263,6 +263,11 @@ def main(out: Path):
         results[f"{name}/values"] = np.asarray(table.values, dtype=float)
         scalars[f"{name}/names"] = [str(n) for n in table["neuronal_property"].values]
         print(f"{name}: {table.shape[0]} of {inputs[f'{kind}_responses'].shape[0]} units kept")
+        # the same on float32 firing rates (what Brain-Score's get_firing_rates returns for float32 activations)
+        table32 = function(model_identifier="reference",
+                           responses=assembly(inputs[f"{kind}_responses"].astype(np.float32), inputs[f"{kind}_stimuli"]),
+                           baseline=baseline_assembly(inputs[f"{kind}_baseline"].astype(np.float32)))
+        results[f"{name}/values_float32"] = np.asarray(table32.values, dtype=float)
 
     # -- the calc_* helpers on single curves (flat, zero and tuned)
     orientation = np.arange(0, 180, 15.)

@@ -20,7 +20,8 @@ returns them) and the stimuli's parameters as columns.
 Numerical notes: a blank response must be one value per unit (Brain-Score's blank set is one image; its RF step
 reshapes it so). Where exactly one unit lies in the RF, Brain-Score's ``np.squeeze(np.argwhere(...))`` makes a
 scalar and its next step fails; here it is an array of one index. A slope from equal medians is ±inf or NaN, as
-Brain-Score's (not guarded).
+Brain-Score's (not guarded). Float32 activations (a network's) give float32 firing rates, as Brain-Score's;
+scalars are promoted or demoted where numpy 1, which Brain-Score 2.4.2 runs on, does it (``as_array_scalar``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stimulus_grid import column, grating_grid, outer_grid
+from .stimulus_grid import column, float_array, grating_grid, outer_grid
 
 RF_THRESHOLD = 0.05
 RF_DELTA = 0.15
@@ -40,14 +41,20 @@ RESPONSE_THRESHOLD = {"V1": 5}
 
 
 def rectified(values) -> np.ndarray:
-    """A float64 copy with negative values set to 0."""
-    values = np.array(values, dtype=np.float64)
+    """A copy (float32 kept, anything else float64) with negative values set to 0."""
+    values = float_array(values)
     values[values < 0] = 0
     return values
 
 
+def as_array_scalar(value, array):
+    """``value`` in ``array``'s precision: numpy 1 (Brain-Score's) compares or multiplies a float32 array with a
+    float64 scalar in float32; numpy 2 would do it in float64."""
+    return array.dtype.type(value)
+
+
 def blank_column(blank, n_units: int) -> np.ndarray:
-    blank = np.asarray(blank, dtype=np.float64)
+    blank = float_array(blank)
     if blank.ndim == 1:
         blank = blank[:, None]
     if blank.ndim != 2 or blank.shape[0] != n_units:
@@ -84,7 +91,7 @@ def map_receptive_fields(rf_activations, blank_activations, stimuli) -> Receptiv
     positions = np.full((n_units, 2), np.nan)
     for unit in range(n_units):
         if max_response[unit] > 0:
-            excited = maps[unit] > max_response[unit] * RF_THRESHOLD
+            excited = maps[unit] > as_array_scalar(np.float64(max_response[unit]) * RF_THRESHOLD, maps)
             weights = np.repeat(np.expand_dims(maps[unit, excited], axis=1), 2, axis=1)
             centre = np.sum(np.argwhere(excited) * weights, axis=0) / np.sum(weights, axis=0)
             positions[unit, 0] = np.interp(centre[0], np.arange(len(position_y)), position_y)
@@ -125,22 +132,24 @@ def firing_rate_affine(orientation_activations, blank_activations, stimuli, in_r
     blank = blank[in_rf]
     maxima = activations[in_rf].reshape((len(in_rf),) + grid.shape).mean(axis=4).reshape((len(in_rf), -1)).max(axis=1)
     excess = maxima - blank[:, 0]
-    responsive = excess > (RESPONSE_THRESHOLD[region] / SINGLE_MAX_RESPONSE[region]) * np.max(excess)
+    limit = (RESPONSE_THRESHOLD[region] / SINGLE_MAX_RESPONSE[region]) * np.float64(np.max(excess))
+    responsive = excess > as_array_scalar(limit, excess)
     median_baseline = np.median(blank[responsive])
     median_activation = np.median(maxima[responsive])
     with np.errstate(invalid="ignore", divide="ignore"):
-        slope = (MEDIAN_MAX_RESPONSE[region] - MEDIAN_SPONTANEOUS[region]) / (median_activation - median_baseline)
-    offset = MEDIAN_SPONTANEOUS[region] - slope * median_baseline
+        slope = ((MEDIAN_MAX_RESPONSE[region] - MEDIAN_SPONTANEOUS[region])
+                 / np.float64(median_activation - median_baseline))
+    offset = MEDIAN_SPONTANEOUS[region] - slope * np.float64(median_baseline)
     return float(slope), float(offset)
 
 
 def firing_rates(activations, in_rf, affine) -> np.ndarray:
     """The units ``in_rf`` as firing rates: rectify, slope × a + offset, rectify. (n_in_rf, n_stimuli)."""
-    activations = np.asarray(activations, dtype=np.float64)
+    activations = float_array(activations)
     if activations.ndim == 1:
         activations = activations[:, None]
     rates = rectified(activations[np.asarray(in_rf, dtype=int).reshape(-1)])
     slope, offset = affine
-    rates = slope * rates + offset
+    rates = as_array_scalar(slope, rates) * rates + as_array_scalar(offset, rates)
     rates[rates < 0] = 0
     return rates

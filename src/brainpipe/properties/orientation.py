@@ -18,7 +18,10 @@ Numerical notes, matched on purpose:
 * where the curve never falls to the threshold on one side, or the width exceeds 180°, the bandwidth is NaN (the
   unit is "not orientation selective"); an all-zero curve falls to 0 ≤ 0 everywhere, so its bandwidth is 2°
   (1° half width), as Brain-Score's;
-* ratios divide without guard: 0/0 gives NaN and x/0 ±inf, as Brain-Score (numpy warnings silenced).
+* ratios divide without guard: 0/0 gives NaN and x/0 ±inf, as Brain-Score (numpy warnings silenced);
+* float32 responses are computed in float32 where Brain-Score's are (means over phase, minima, the
+  orthogonal/preferred ratio), and the first harmonic in float64 (numpy 1's FFT, which Brain-Score 2.4.2 runs on,
+  always computes in double; numpy 2's would keep float32).
 """
 
 from __future__ import annotations
@@ -122,7 +125,7 @@ def ringach2002_properties(responses, baseline, stimuli) -> PropertyTable:
     orientation = grid.levels["orientation"]
     n_phase = len(grid.levels["phase"])
     dc = grid_responses.mean(axis=4)
-    ac = (np.absolute(np.fft.fft(grid_responses)) / n_phase)[..., 1] * 2
+    ac = (np.absolute(np.fft.fft(grid_responses.astype(np.float64))) / n_phase)[..., 1] * 2
     n_units = dc.shape[0]
     max_dc, max_ac, min_dc = np.zeros(n_units), np.zeros(n_units), np.zeros(n_units)
     cv, bandwidth, opr = np.zeros(n_units), np.zeros(n_units), np.zeros(n_units)

@@ -11,6 +11,9 @@ Numerical notes, matched on purpose: the tuning curve is smoothed (window padded
 interpolating cubic spline over log2(frequency) (scipy's ``UnivariateSpline``, s=0, as Brain-Score; it needs at
 least 4 frequencies) is sampled at 100 points; a side that never falls to the threshold gives NaN (the unit is
 "not spatial-frequency selective"). The fit's r² is returned as Brain-Score's is, and is NaN for a flat curve.
+The "peak" of a flat curve is where the spline's rounding noise peaks; that noise depends on np.log2 of the
+frequencies, whose last bit differs between numpy versions (and CPUs: numpy 1's SIMD log2), so for flat curves
+Brain-Score's own peak is not reproducible across machines; brainpipe makes the same calls.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ def dc_ac_components(grid_responses, baseline):
         raise ValueError(f"the grating stimuli need at least 2 phases (the response's first harmonic is taken "
                          f"over phase); they have {n_phase}")
     dc = grid_responses.mean(axis=4) - baseline.reshape((-1, 1, 1, 1))
-    ac = (np.absolute(np.fft.fft(grid_responses)) / n_phase)[..., 1] * 2
+    ac = (np.absolute(np.fft.fft(grid_responses.astype(np.float64))) / n_phase)[..., 1] * 2
     return np.stack((dc, ac), axis=-1)
 
 

@@ -102,12 +102,20 @@ def texture_order(stimuli, n_stimuli: int, what: str = "stimuli"):
     return order, grid
 
 
-def check_responses(responses, baseline, n_stimuli=None):
-    """Responses as float64 (n_units × n_stimuli) and the blank response as (n_units, 1), checked."""
-    responses = np.array(responses, dtype=np.float64)
+def float_array(values) -> np.ndarray:
+    """A copy, float32 kept as float32 (Brain-Score computes float32 firing rates in float32), else float64."""
+    values = np.asarray(values)
+    return np.array(values, dtype=values.dtype if values.dtype in (np.float32, np.float64) else np.float64)
+
+
+def check_responses(responses, baseline):
+    """Responses (n_units × n_stimuli) and the blank response as (n_units, 1), checked; copies in their float
+    precision (float32 stays float32, as in Brain-Score, whose firing rates of float32 activations are float32 and
+    whose property arithmetic then runs in float32; anything else becomes float64)."""
+    responses = float_array(responses)
     if responses.ndim != 2:
         raise ValueError(f"responses must be units × stimuli, got shape {responses.shape}")
-    baseline = np.array(baseline, dtype=np.float64)
+    baseline = float_array(baseline)
     if baseline.ndim == 2 and baseline.shape[1] == 1:
         baseline = baseline[:, 0]
     if baseline.shape != (responses.shape[0],):

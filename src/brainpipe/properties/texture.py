@@ -11,6 +11,8 @@ Numerical notes, matched on purpose: the modulation index (t − n)/(t + n) per 
 averaged ignoring NaN (all-NaN gives NaN, with a numpy warning silenced); sparseness of an all-zero response is
 0/0 = NaN; the variance ratio is computed on the response transformed to √(r/10) + √(r/10 + 1) (NaN for negative
 responses), before the baseline is subtracted; every other measure is on the baseline-subtracted response.
+Float32 responses stay float32 where Brain-Score's do, and sums become float64 where numpy 1 (which Brain-Score
+2.4.2 runs on) promotes a float32 scalar meeting a Python number.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def sparseness(response) -> float:
     """Treves–Rolls sparseness, normalised: (1 − (mean r)² / mean r²) / (1 − 1/n) over all values."""
     response = np.asarray(response).reshape(-1)
     n = response.shape[0]
-    return (1 - ((response.sum() / n) ** 2) / ((response ** 2).sum() / n)) / (1 - 1 / n)
+    # float64(...) where a float32 sum meets a Python number: numpy 1 (Brain-Score's) promotes there, numpy 2 not
+    return (1 - ((np.float64(response.sum()) / n) ** 2) / (np.float64((response ** 2).sum()) / n)) / (1 - 1 / n)
 
 
 def variance_components(response):
@@ -53,16 +56,16 @@ def variance_components(response):
         sample_mean = response.mean(axis=2)
         family_mean = sample_mean.mean(axis=1)
         all_mean = family_mean.mean()
-        residual = np.sum((response - sample_mean.reshape(a, b, 1)) ** 2) / (a * b * (n - 1))
-        sample = n * np.sum((sample_mean - family_mean.reshape(a, 1)) ** 2) / (a * (b - 1))
-        family = b * n * np.sum((family_mean - all_mean) ** 2) / (a - 1)
+        residual = np.float64(np.sum((response - sample_mean.reshape(a, b, 1)) ** 2)) / (a * b * (n - 1))
+        sample = n * np.float64(np.sum((sample_mean - family_mean.reshape(a, 1)) ** 2)) / (a * (b - 1))
+        family = b * n * np.float64(np.sum((family_mean - all_mean) ** 2)) / (a - 1)
     else:
         a, b = response.shape
         family_mean = response.mean(axis=1)
         all_mean = family_mean.mean()
         residual = np.nan
-        sample = np.sum((response - family_mean.reshape(a, 1)) ** 2) / (a * (b - 1))
-        family = b * np.sum((family_mean - all_mean) ** 2) / (a - 1)
+        sample = np.float64(np.sum((response - family_mean.reshape(a, 1)) ** 2)) / (a * (b - 1))
+        family = b * np.float64(np.sum((family_mean - all_mean) ** 2)) / (a - 1)
     return residual, sample, family
 
 
