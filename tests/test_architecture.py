@@ -19,8 +19,9 @@ ALLOWED = {
     "models": {"data", "io"},
     "neural": {"models", "io"},
     "behaviour": {"data", "neural", "io"},
-    "benchmarks": {"data", "neural", "behaviour", "models", "io"},
-    "pipeline": {"benchmarks", "data", "neural", "behaviour", "models", "io"},
+    "properties": {"neural", "models", "data", "io"},
+    "benchmarks": {"data", "neural", "behaviour", "properties", "models", "io"},
+    "pipeline": {"benchmarks", "data", "neural", "behaviour", "properties", "models", "io"},
 }
 TOP_LEVEL = {"api", "cli", "_version", "__main__"}
 
