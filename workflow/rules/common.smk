@@ -290,8 +290,3 @@ def data_files(benchmark):
         stimuli = CATALOG.stimulus_set(stimulus_set)
         remotes += [stimuli.csv, stimuli.zip]
     return {remote.name: remote.sha1 for remote in remotes}
-
-
-def local_data(remotes):
-    """Declared files on disk: rule inputs, so that editing one reruns what depends on it."""
-    return [remote.path for remote in remotes if remote.path is not None]
