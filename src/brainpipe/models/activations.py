@@ -229,10 +229,12 @@ def extract_to_folder(model, stimuli_folder, layers, destination, batch_size=64,
                 if not writers:  # the first batch tells each layer's width
                     for layer in layers:
                         shape = batch.shapes[layer]
+                        # each writer checks that the disk holds its values and those of the writers before it
                         writers[layer] = NetcdfRowWriter(
                             Path(folder) / f"{layer}.nc", f"{model.identifier}.{layer}", DIMS,
                             (len(paths), int(np.prod(shape))),
-                            _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer))
+                            _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer),
+                            reserved=sum(writer.nbytes for writer in writers.values()))
                 for layer, values in batch.outputs.items():
                     writers[layer].write(batch.start, values)
         finally:
