@@ -9,7 +9,7 @@ from snakemake.utils import validate
 from brainpipe import benchmarks as bench
 from brainpipe.pipeline import parse_cache
 from brainpipe.data import screen
-from brainpipe.neural.metrics import uses_gram
+from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
                                        layers_for_sweep, library_code, load_registry)
@@ -290,3 +290,39 @@ def data_files(benchmark):
         stimuli = CATALOG.stimulus_set(stimulus_set)
         remotes += [stimuli.csv, stimuli.zip]
     return {remote.name: remote.sha1 for remote in remotes}
+
+
+# ---- files read in place (fetch.smk; LOCAL_FILES and CATALOG are defined there)
+
+def stimulus_files(wildcards):
+    entry = CATALOG.stimulus_set(wildcards.stimulus_set)
+    return (entry.csv, entry.zip)
+
+
+def on_disk(remotes):
+    """Object name -> path of the files read in place (data.local_files first, as the fetch does; declared paths)."""
+    paths = brainio_catalog.local_paths(LOCAL_FILES)
+    found = {remote.name: paths.get(remote.name, remote.path) for remote in remotes}
+    return {name: path for name, path in found.items() if path is not None}
+
+
+def on_disk_sha1(remotes):
+    """Object name -> sha1 of each file read in place, as it is on disk now (None: no file; the fetch says so).
+    Digests are kept while a file's size and times are unchanged (.snakemake/brainpipe/local_sha1.json)."""
+    return {name: brainio_catalog.file_sha1(path, ".snakemake/brainpipe/local_sha1.json")
+            for name, path in on_disk(remotes).items()}
+
+
+def fold_mem_mb(wildcards, input):
+    """Memory of a fold job (MB): three times its inputs, plus, for a spantime fit solved in sample space, its
+    (bin × stimulus) matrices (read from the files' headers; Snakemake evaluates this again once they exist)."""
+    source = fold_source_file(wildcards, input)
+    estimate = mb([source, input.target], factor=3)
+    b = get_benchmark(wildcards.benchmark)
+    if b.kind != "temporal" or not (Path(source).is_file() and Path(input.target).is_file()):
+        return estimate
+    from brainpipe.io.netcdf_arrays import dimension_sizes
+
+    target, layer = dimension_sizes(input.target), dimension_sizes(source)
+    extra = spantime_sample_space_bytes(b, target["presentation"], target["time_bin"], layer["neuroid"])
+    return estimate + int(extra / 1e6)

@@ -44,25 +44,6 @@ for _family in {get_benchmark(identifier).family for identifier in config["bench
         GRID_DATA.add(f"resources/stimuli/{_family.fitting_stimulus_set}")
 
 
-def stimulus_files(wildcards):
-    entry = CATALOG.stimulus_set(wildcards.stimulus_set)
-    return (entry.csv, entry.zip)
-
-
-def on_disk(remotes):
-    """Object name -> path of the files read in place (data.local_files first, as the fetch does; declared paths)."""
-    paths = brainio_catalog.local_paths(LOCAL_FILES)
-    found = {remote.name: paths.get(remote.name, remote.path) for remote in remotes}
-    return {name: path for name, path in found.items() if path is not None}
-
-
-def on_disk_sha1(remotes):
-    """Object name -> sha1 of each file read in place, as it is on disk now (None: no file; the fetch says so).
-    Digests are kept while a file's size and mtime are unchanged (.snakemake/brainpipe/local_sha1.json)."""
-    return {name: brainio_catalog.file_sha1(path, ".snakemake/brainpipe/local_sha1.json")
-            for name, path in on_disk(remotes).items()}
-
-
 rule fetch_stimuli:
     input:
         lambda wildcards: sorted(on_disk(stimulus_files(wildcards)).values()),
