@@ -16,8 +16,9 @@ fold fits a 5184-sample kernel (minutes on two cores).
 Declared: the ``mem_mb`` Snakemake printed for each job it ran (evaluated when the job was scheduled, from the sizes
 of its inputs then). Measured: the larger of the job's own peak resident memory (the last line of its log, written
 by brainpipe.pipeline.logs: exact) and Snakemake's benchmark ``max_rss`` (the job's process tree, sampled once a
-second; the only figure for an older checkout). A rule is OVER when a job's measured peak exceeds its declared
-memory.
+second; the only figure for an older checkout). A rule that declares no ``mem_mb`` gets, on a cluster, the
+``default-resources`` of profiles/slurm: that is its declared figure here. A rule is OVER when a job's measured peak
+exceeds its declared memory.
 """
 
 from __future__ import annotations
@@ -104,10 +105,18 @@ def jobs(output: str, workdir: Path):
                fields.get("wildcards", ""))
 
 
+def profile_default_mb() -> int | None:
+    """The mem_mb that profiles/slurm gives rules declaring none (what a cluster run reserves for them)."""
+    config = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
+    return (config.get("default-resources") or {}).get("mem_mb")
+
+
 def report(rows, title: str):
+    default = profile_default_mb()
     by_rule = defaultdict(list)
     for rule, declared, measured, what in rows:
-        by_rule[rule].append((declared, measured, what))
+        by_rule[rule].append((declared if declared is not None else default, measured, what))
+    print(f"\n(rules that declare no mem_mb: profiles/slurm's default-resources, {default} MB)")
     print(f"\n{title}\n")
     print(f"{'rule':<18} {'jobs':>4} {'declared MB':>14} {'measured MB':>12}  {'worst job (measured / declared)':<50} ok")
     over = []

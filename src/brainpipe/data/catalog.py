@@ -298,7 +298,7 @@ def resolve(remote: RemoteFile, cache_dir: str | os.PathLike, base: str,
         Download cache root; the file goes to :func:`cache_path`.
     base : str
         Base URL (see :func:`base_url`).
-    local_overrides : mapping of object name to path, optional
+    local_overrides : mapping of object name to path (or to ``{path: ..., sha1: ...}``), optional
         Files the user already has (e.g. a family's private assembly). A listed file is used in place:
         ``Resolved.path`` is that path (``~`` expanded) and ``Resolved.url`` is None.
     """

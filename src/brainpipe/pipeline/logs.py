@@ -35,9 +35,18 @@ PEAK_MEMORY = "peak memory (resident): {self} MB this process, {children} MB its
 
 
 def peak_memory_line() -> str:
-    """The peak resident memory of this process and of its largest finished child (decode workers), in MB."""
+    """The peak resident memory of this process and of its largest finished child (decode workers), in MB.
+
+    This process's own peak is /proc's VmHWM where there is one: getrusage's ru_maxrss survives exec, so a job
+    started from the Snakemake process would report Snakemake's size at the fork instead of its own."""
     import resource
 
     unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, kB on Linux
-    mb = lambda who: round(resource.getrusage(who).ru_maxrss * unit / 1e6)
-    return PEAK_MEMORY.format(self=mb(resource.RUSAGE_SELF), children=mb(resource.RUSAGE_CHILDREN))
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+    try:
+        with open("/proc/self/status") as status:
+            own = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        pass
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
+    return PEAK_MEMORY.format(self=round(own / 1e6), children=round(children / 1e6))
