@@ -111,7 +111,7 @@ def profile_default_mb() -> int | None:
     return (config.get("default-resources") or {}).get("mem_mb")
 
 
-def report(rows, title: str):
+def report(rows, title: str, show: str = SPANTIME):
     default = profile_default_mb()
     by_rule = defaultdict(list)
     for rule, declared, measured, what in rows:
@@ -134,6 +134,9 @@ def report(rows, title: str):
               f"{worst[1]} / {worst[0]} {worst[2][:36]:<36} {'OVER' if bad else 'ok'}")
     for rule, declared, measured, what in over:
         print(f"OVER: {rule} ({what}): measured {measured} MB, declared {declared} MB")
+    shown = [(rule, *entry) for rule in sorted(by_rule) for entry in by_rule[rule] if show and show in entry[2]]
+    for rule, declared, measured, what in shown:
+        print(f"{rule} ({what}): measured {measured} MB, declared {declared} MB")
     return over
 
 

@@ -57,10 +57,12 @@ def planned_rules(dry_run) -> set:
     return set(re.findall(r"^rule (\w+):", text, flags=re.M))
 
 
-@pytest.fixture
-def local_store(store, tmp_path):
-    """The fixture MajajHong2015 public files as the user's own files (data.local_files), fetched once."""
+@pytest.fixture(scope="module")
+def local_store(store, tmp_path_factory):
+    """The fixture MajajHong2015 public files as the user's own files (data.local_files), fetched once (the tests
+    below dry-run against it; the last one changes the file)."""
     root, sums = store
+    tmp_path = tmp_path_factory.mktemp("local_store")
     mine = tmp_path / "mine"
     mine.mkdir()
     for name in (ASSEMBLY, *STIMULI):
