@@ -1,9 +1,20 @@
 # The README's two commands:  make demo  (set up + run the offline default grid)  and  make test.
-# Setup is a venv in .venv with the exact pins of requirements.txt (CPU torch), plus brainpipe itself.
+# Setup is a venv in .venv with the exact pins of requirements.txt, plus brainpipe itself.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
+# Which build of the pinned torch==2.13.0 / torchvision==0.28.0 the venv gets (README "Two commands"):
+#   TORCH=default  whatever your pip's index serves: from the public PyPI on Linux x86-64 the CUDA build (runs on
+#                  an NVIDIA GPU and on the CPU; pulls several GB of CUDA libraries), on macOS and Windows the CPU one
+#   TORCH=cpu      the CPU-only build of the same versions from PyTorch's CPU index (TORCH_CPU_INDEX), installed
+#                  before requirements.txt: a few hundred MB, for laptops and CPU-only machines
+TORCH ?= default
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_PINS = $(shell grep -E '^(torch|torchvision)==' requirements.txt)
+ifeq ($(filter default cpu,$(TORCH)),)
+$(error TORCH must be 'default' or 'cpu', got '$(TORCH)')
+endif
 
 .PHONY: setup demo test test-slow test-slurm bench lint clean
 
@@ -12,6 +23,9 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("brainpipe needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
+ifeq ($(TORCH),cpu)
+	$(BIN)/pip install --quiet --disable-pip-version-check --index-url $(TORCH_CPU_INDEX) $(TORCH_PINS)
+endif
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@

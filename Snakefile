@@ -47,6 +47,21 @@ include: "workflow/rules/score.smk"
 include: "workflow/rules/report.smk"
 
 
+# Run on the host where snakemake runs (the login node), never submitted to a cluster: tables and figures that take
+# seconds (a cluster job would wait in the queue for longer), and the downloads (compute nodes often have no
+# internet). profiles/slurm/config.yaml lists the same rules (tests/test_workflow.py checks that both agree).
+localrules:
+    summary,
+    leaderboard,
+    sweep_table,
+    sweep_plot,
+    folds_plot,
+    conditions_plot,
+    fetch,
+    fetch_stimuli,
+    fetch_assembly,
+
+
 rule all:
     input:
         "results/summary.tsv",

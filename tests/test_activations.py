@@ -19,7 +19,7 @@ import netCDF4
 import xarray as xr
 
 from brainpipe.models._torchvision import import_torchvision
-from brainpipe.models.activations import _neuroid_coords, extract, extract_to_folder
+from brainpipe.models.activations import _neuroid_coords, extract, extract_to_files, extract_to_folder
 from brainpipe.io import atomic_directory, write_netcdf
 from brainpipe.data.stimuli import load_image, read_stimulus_set
 from brainpipe.models.brain_model import ActivationsModel
@@ -349,6 +349,31 @@ def test_failed_rerun_keeps_previous_output(tmp_path):
         extract_to_folder(FailingModel(fail_at=2), folder, ["pixels"], destination, 2, 0, quiet())
     assert (destination / "pixels.nc").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "stimuli"]
+
+
+def test_extract_to_files_writes_the_layers_asked_for_beside_the_others(alexnet, demo_stimuli, tmp_path):
+    """The workflow's per-layer files: a job writes only the missing layers, into the folder that holds the others,
+    which it leaves untouched; each file equals the one a whole-folder extraction writes, bit for bit."""
+    extract_to_folder(alexnet, demo_stimuli, ["features.7", "features.12"], tmp_path / "folder", 5, 0, quiet())
+    existing = tmp_path / "files" / "features.12.nc"
+    existing.parent.mkdir()
+    existing.write_bytes(b"another layer, not to be touched")
+    stamp = existing.stat().st_mtime_ns
+    extract_to_files(alexnet, demo_stimuli, {"features.7": tmp_path / "files" / "features.7.nc"}, 5, 0, quiet())
+    assert sorted(p.name for p in existing.parent.iterdir()) == ["features.12.nc", "features.7.nc"]  # no staging
+    assert existing.stat().st_mtime_ns == stamp
+    with xr.open_dataarray(tmp_path / "folder" / "features.7.nc") as whole, \
+            xr.open_dataarray(tmp_path / "files" / "features.7.nc") as alone:
+        assert alone.load().identical(whole.load())
+        np.testing.assert_array_equal(alone.values.view(np.uint32), whole.values.view(np.uint32))
+
+
+def test_extract_to_files_failure_leaves_none_of_the_layers(tmp_path):
+    folder = write_tiny_stimuli(tmp_path / "stimuli", 12)
+    destinations = {"pixels": tmp_path / "out" / "pixels.nc"}
+    with pytest.raises(RuntimeError, match="simulated failure"):
+        extract_to_files(FailingModel(fail_at=4), folder, destinations, batch_size=2, num_workers=0, progress=quiet())
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 class SlowDecode:

@@ -127,3 +127,32 @@ def test_each_package_says_what_it_holds_and_may_import(package):
     doc = ast.get_docstring(ast.parse((LIBRARY / package / "__init__.py").read_text()))
     assert doc, f"src/brainpipe/{package}/__init__.py has no docstring"
     assert "import" in doc, f"src/brainpipe/{package}/__init__.py does not say what it may import"
+
+
+def test_the_readme_maps_every_rule_to_its_script_and_library_module():
+    """README "Development": each rule in one hop. A new rule, a renamed script or a moved module fails here."""
+    import re
+
+    repo = LIBRARY.parents[1]
+    readme = (repo / "README.md").read_text()
+    rows = [line for line in readme.splitlines() if line.startswith("| `") and ".smk`" in line]
+    listed = {}
+    for row in rows:
+        rules, rule_files, scripts, library = [cell.strip() for cell in row.strip("|").split("|")]
+        assert module_exists(library.strip("`")), f"README names a library module that does not exist: {library}"
+        for script in re.findall(r"`([\w.]+\.py)`", scripts):
+            assert (repo / "workflow" / "scripts" / script).is_file(), script
+        for rule in re.findall(r"`(\w+)`", rules):
+            listed[rule] = set(re.findall(r"`([\w.]+\.smk)`", rule_files))
+    declared = {}
+    for path in (repo / "workflow" / "rules").glob("*.smk"):
+        text = path.read_text()
+        for rule in re.findall(r"^rule (\w+):", text, flags=re.M):
+            if re.search(rf"^rule {rule}:(?:(?!^rule ).)*?^\s+script:", text, flags=re.M | re.S):
+                declared[rule] = path.name
+        if re.search(r"^\s+rule:\n\s+name:", text, flags=re.M):  # rules made in a loop: named after their stage
+            declared[path.stem] = path.name
+    assert set(declared) == set(listed), (f"rules with a script missing from the README table: "
+                                          f"{set(declared) - set(listed)}; listed but gone: {set(listed) - set(declared)}")
+    for rule, rule_file in declared.items():
+        assert rule_file in listed[rule], f"README puts rule {rule} in {listed[rule]}, it is in {rule_file}"

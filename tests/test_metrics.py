@@ -171,3 +171,23 @@ def test_neuron_to_neuron_constant_target_names_neuroids_and_file(tmp_path):
     for expected in (benchmark.identifier, "fold 2", "n3, n17", str(path), "27 training stimuli", "remove it"):
         assert expected in message, (expected, message)
     assert "nan" not in message.lower().replace("nanargmax", "")
+
+
+def test_pls_components_above_what_the_data_allow_are_capped_and_said_so():
+    """30 stimuli × 25 features, 27 training stimuli per fold: at most 25 components. Asking for 100 fits 25 and
+    records it in the fold (and so in the score) with what to change; asking for what fits records nothing."""
+    from brainpipe.pipeline.scoring import aggregate
+
+    x = peer_assembly()
+    asked = parse("SyntheticShapes.IT-pls", {"pls_components": 100})
+    folds = [run_fold(asked, x, x, 0), run_fold_gram(asked, gram_matrix(x), x, 1)]
+    for fold in folds:
+        capped = fold["pls_components_capped"]
+        assert (capped["requested"], capped["used"]) == (100, 25)
+        assert "25 features" in capped["why"] and "pls_components to at most 25" in capped["why"]
+    assert folds[1]["n_components"] == 25  # what the Gram fit reports it used
+    score = aggregate(asked, folds, {"ceiling": 0.9, "error": 0.0})
+    assert score["pls_components_capped"]["used"] == 25
+    fitting = parse("SyntheticShapes.IT-pls", {"pls_components": 25})
+    assert "pls_components_capped" not in run_fold_gram(fitting, gram_matrix(x), x, 0)
+    assert "pls_components_capped" not in aggregate(fitting, [run_fold(fitting, x, x, 0)], {"ceiling": 0.9, "error": 0})

@@ -39,6 +39,8 @@ ELSEWHERE = {
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
         "README's --only command, run here",
+    ".venv/bin/python perf/bench_headline.py": "the full-size run (about 6 minutes on a quiet machine, past this file's "
+        "10-minute limit on a loaded one); the same code at --scale 0.1, the README's next command, runs here",
     "snakemake --cores 8 results/alexnet/MajajHong2015.IT-pls.json":
         "the real run needs the network; dry-run here, and the same pipeline on a local HTTP server: "
         "tests/test_real_data_workflow.py::test_alexnet_on_majajhong_it_downloads_checks_and_scores",
@@ -116,10 +118,12 @@ def test_readme_command(command, tmp_path):
     if command in ELSEWHERE and not command.startswith("snakemake"):
         pytest.skip(f"covered elsewhere: {ELSEWHERE[command]}")
     repo = mirror(tmp_path)
-    if command.startswith("make "):
-        target = command.split()[1]
-        output = run(["make", "-n", target], cwd=ROOT)
-        assert output.strip(), f"make -n {target} prints nothing"
+    if command.startswith("make "):  # with the README's variables (e.g. TORCH=cpu)
+        output = run(["make", "-n", *command.split()[1:]], cwd=ROOT)
+        assert output.strip(), f"make -n {command[5:]} prints nothing"
+        return
+    if command.startswith("python -c "):  # a check the README suggests in the venv: it runs
+        assert run([str(BIN / "python"), *shlex.split(command)[1:]], cwd=repo).strip()
         return
     if command == "source .venv/bin/activate":
         run(["bash", "-c", f"source {BIN / 'activate'} && command -v snakemake brainpipe"], cwd=repo)
@@ -143,6 +147,9 @@ def test_readme_command(command, tmp_path):
     if "--report" in argv:
         pytest.skip(f"covered elsewhere: {ELSEWHERE[command]}")
     argv[0] = str(BIN / "snakemake")
+    if "--unlock" in argv:  # unlocking has no dry run: it runs (an unlocked folder stays unlocked)
+        assert "Unlocked working directory" in run(argv, cwd=repo)
+        return
     output = run([*argv, "-n"], cwd=repo)
     assert "Job stats" in output or "Nothing to be done" in output, output[-3000:]
 
@@ -151,7 +158,8 @@ def test_readme_command(command, tmp_path):
 def test_readme_describes_the_score_json(tmp_path):
     row = next(line for line in README.splitlines() if line.startswith("| `results/<model>/<benchmark>.json`"))
     described = set(re.findall(r"`([a-z_]+)`", row))
-    conditional = {"sweep", "best_layer", "time_bin_start", "time_bin_end"} | {n for n in described
+    conditional = {"sweep", "best_layer", "time_bin_start", "time_bin_end", "pls_components_capped", "requested",
+                   "used", "why"} | {n for n in described
                                                                                if n.endswith("_per_time_bin")}
     behavioural = {"metric", "task", "details", "per_condition", "fitting_stimulus_set"}  # described as what behavioural benchmarks add
     conditional |= {"details", "per_condition"}  # only families that have them (value_delta, Geirhos2021)

@@ -8,7 +8,6 @@ Slow (several Snakemake runs), so marked ``slow``. The grid is tiny.yaml narrowe
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import time
@@ -62,18 +61,18 @@ def staging_leftovers(workdir):
 
 @pytest.fixture(scope="module")
 def resumed(tmp_path_factory):
-    """A run killed (SIGKILL to its whole process group) while the activations job writes its staging folder,
+    """A run killed (SIGKILL to its whole process group) while the activations job writes its staging file,
     then resumed with the README's commands. Returns (workdir, what was seen at the kill, the runs' results)."""
     workdir = with_config(tmp_path_factory.mktemp("recovery"))
     started = subprocess.Popen(command(workdir, ["snakemake", "--cores", "2"]), cwd=workdir,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    parent = workdir / "results" / "activations" / "pixels"
+    parent = workdir / ACTIVATIONS  # the layer file is staged beside itself: .pixels.nc~<host>~<pid>~<random>.tmp
     deadline = time.monotonic() + 400
     seen = []
     try:
         while time.monotonic() < deadline and started.poll() is None:
-            seen = [p.name for p in parent.glob(f".{STIMULI}*.tmp")] if parent.exists() else []
+            seen = [p.name for p in parent.glob(".pixels.nc~*.tmp")] if parent.exists() else []
             if seen or (workdir / "logs" / "fit_fold").exists():
                 break  # mid-stage: the activations job is writing, or (missed that) the fold fits have begun
             time.sleep(0.02)
@@ -92,7 +91,7 @@ def test_killed_run_resumes_with_the_readme_commands_and_leaves_no_staging(resum
     assert [args[1] for args in readme_commands()] == ["--unlock", "--cores"]
     assert blocked.returncode != 0 and "cannot be locked" in blocked.stdout + blocked.stderr  # as README says
     assert seen, "the kill missed the activations job's write"  # pixels.nc takes seconds to write
-    assert any(STIMULI in name for name in left_at_kill), left_at_kill  # the kill left its staging folder
+    assert any(STIMULI in name for name in left_at_kill), left_at_kill  # the kill left its staging file
     assert (workdir / SCORE).is_file() and (workdir / "results" / "summary.tsv").is_file()
     assert sorted(p.name for p in (workdir / ACTIVATIONS).glob("*.nc")) == ["pixels.nc"]
     assert staging_leftovers(workdir) == []
@@ -115,7 +114,7 @@ def test_corrupt_activations_advice_recovers(resumed):
     failed = run(workdir, again, check=False)
     assert failed.returncode != 0
     forced = forced_by_advice(failed.stdout + failed.stderr)
-    assert Path(forced) == Path(ACTIVATIONS)  # the folder: its layer files are not outputs of their own
+    assert Path(forced) == Path(ACTIVATIONS) / "pixels.nc"  # each layer file is an output of its own
     run(workdir, again + ["--forcerun", forced])  # follow the advice to the letter
     assert sorted(p.name for p in (workdir / ACTIVATIONS).glob("*.nc")) == ["pixels.nc"]
     assert (workdir / SCORE).is_file()

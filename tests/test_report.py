@@ -134,3 +134,46 @@ def test_plots_are_png(grid, tmp_path):
     report.plot_folds(headlines + [temporal], tmp_path / "folds.png")
     assert is_png(tmp_path / "folds.png")
     assert report.fold_values(temporal) == pytest.approx([0.15, 0.35])
+
+
+def test_one_recording_counts_once_and_the_split_is_shown():
+    """MajajHong2015.IT-pls on the public split (the private files absent) and MajajHong2015public.IT-pls score the
+    same recording: both shown, the first of the grid counted in IT (mean) and the average, the split named in
+    the leaderboard and summary.tsv."""
+    public = {"dataset": "MajajHong2015.public", "split": "public"}
+    first, repeat, other = "MajajHong2015.IT-pls", "MajajHong2015public.IT-pls", "FreemanZiemba2013.IT-pls"
+    headlines = [headline("m", first, 0.4, parent="IT", data=public),
+                 headline("m", repeat, 0.4, parent="IT", data=public),
+                 headline("m", other, 0.2, parent="IT", data={"dataset": "FreemanZiemba2013.private",
+                                                              "split": "private"}),
+                 headline("m", V4, 0.6, parent="V4", data={"dataset": "SyntheticShapes", "split": "all"})]
+    benchmarks = [first, repeat, other, V4]
+    assert report.repeated_recordings(headlines, benchmarks) == {repeat: first}
+    table = report.leaderboard(headlines, {}, models=["m"], benchmarks=benchmarks)
+    assert table.loc["m", "IT (mean)"] == pytest.approx(0.3)  # (0.4 + 0.2) / 2, not (0.4 + 0.4 + 0.2) / 3
+    assert table.loc["m", "average"] == pytest.approx(0.45)
+    assert table.loc["m", repeat] == pytest.approx(0.4)  # still shown
+    page = report.leaderboard_html(table, headlines, {})
+    assert "IT, pls, public split; same recording as MajajHong2015.IT-pls: not in the means" in page
+    assert "IT, pls, private split" in page and "V4, pls</span>" in page  # 'all': nothing to say
+    assert f"IT: {first}, {other}" in page
+    summary = report.summary_table(headlines)
+    assert list(summary["split"]) == ["public", "public", "private", "all"]
+    assert set(summary["status"]) == {"scored"}
+
+
+def test_partly_missing_grid_tables(tmp_path):
+    """The tables a failed run leaves (the workflow's onerror): scores that exist, the missing ones named."""
+    import json
+
+    (tmp_path / "results" / "pixels").mkdir(parents=True)
+    (tmp_path / "results" / "pixels" / f"{IT}.json").write_text(json.dumps(headline("pixels", IT, 0.1)))
+    paths = [tmp_path / "results" / m / f"{IT}.json" for m in ("pixels", "net")]
+    out = {name: tmp_path / name for name in ("summary.tsv", "leaderboard.csv", "leaderboard.html")}
+    missing = report.write_grid_tables(paths, [], ["pixels", "net"], [IT], *out.values())
+    assert missing == [("net", IT)]
+    summary = pd.read_csv(out["summary.tsv"], sep="\t")
+    assert list(summary["status"]) == ["scored", "missing"] and list(summary["model"]) == ["pixels", "net"]
+    assert "Incomplete grid: 1 score(s) missing" in out["leaderboard.html"].read_text()
+    assert report.write_grid_tables(paths[1:], [], ["net"], [IT], *(tmp_path / "none" / n for n in out)) == [("net", IT)]
+    assert not (tmp_path / "none").exists()  # nothing scored: no table written

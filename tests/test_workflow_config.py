@@ -4,7 +4,8 @@ import copy
 
 import pytest
 
-from brainpipe.pipeline.workflow_config import ConfigError, architecture_layers, check_config, layers_for_sweep, leaf_layers
+from brainpipe.pipeline.workflow_config import (ConfigError, architecture_layers, check_config, layer_set_rule, layers_for_sweep,
+                                                leaf_layers, load_layer_sets, missing_layer_sets, save_layer_sets)
 
 ALEXNET_LAYERS = {"V1": "features.2", "V2": "features.7", "V4": "features.7", "IT": "features.12"}
 BASE = {
@@ -85,6 +86,29 @@ def test_layers():
     assert layers_for_sweep(spec, "IT") == ["features.9", "classifier.5"]
     assert layers_for_sweep(spec, "V4") == []
     assert layers_for_sweep({"architecture": "alexnet", "sweep": {"IT": "all"}}, "IT") == list(leaves)
+
+
+def test_missing_layers_of_a_folder_are_extracted_together():
+    """Only a folder missing more than one layer gets a job of its own for them (one forward pass); a single
+    missing layer is the per-layer rule's."""
+    folders = {("m", "S"): ["a/m/S/l1.nc", "a/m/S/l2.nc", "a/m/S/l3.nc"], ("p", "S"): ["a/p/S/pixels.nc"],
+               ("m", "T"): ["a/m/T/l1.nc", "a/m/T/l2.nc"]}
+    on_disk = {"a/m/S/l2.nc", "a/m/T/l2.nc"}
+    assert missing_layer_sets(folders, on_disk.__contains__) == [["a/m/S/l1.nc", "a/m/S/l3.nc"]]
+    assert layer_set_rule(["a/m/S/l3.nc", "a/m/S/l1.nc"]) == layer_set_rule(["a/m/S/l1.nc", "a/m/S/l3.nc"])
+    assert layer_set_rule(["a/m/S/l1.nc"]) != layer_set_rule(["a/m/S/l1.nc", "a/m/S/l3.nc"])
+
+
+def test_layer_set_plans_outlive_the_files_appearing(tmp_path):
+    """A cluster job re-reads the workflow when some layer files may exist: it defines its rule from the plan the
+    main process saved, which is removed once all of its files exist."""
+    plans = tmp_path / "plans"
+    sets = [["m/S/l1.nc", "m/S/l3.nc"], ["m/T/l1.nc", "m/T/l2.nc"]]
+    save_layer_sets(plans, sets, lambda path: False)
+    assert sorted(load_layer_sets(plans)) == sorted(sets)
+    assert {p.stem for p in plans.iterdir()} == {layer_set_rule(files) for files in sets}
+    save_layer_sets(plans, [], lambda path: path.startswith("m/S/"))  # the first job has finished
+    assert load_layer_sets(plans) == [["m/T/l1.nc", "m/T/l2.nc"]]
 
 
 def test_library_code_fingerprint_follows_module_content():

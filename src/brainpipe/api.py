@@ -15,13 +15,14 @@ share their files and are the identical number. Settings given as keyword argume
 
 A model that exists only in this Python session (an ``nn.Module``, or an object with Brain-Score's BrainModel
 interface, e.g. a class defined in a notebook) cannot be rebuilt by a workflow job. Its activations are computed
-here, with the library and the settings the activations job would use, into the folder that job would write
-(results/activations/<name>/<stimuli>); its model_zoo entry says ``architecture: inprocess:<fingerprint>`` (a hash
-of the network's weights and code, or of the object), and Snakemake is told the folder is up to date (``--touch``),
-so it records the entry's params like for a job it ran. Everything after (Gram matrices, folds, ceilings, score)
-is the ordinary workflow. A changed network has another fingerprint: Snakemake's params trigger then marks the
-activations outdated and they are recomputed here. Should a workflow run outside Python ever need them again
-(deleted, older than their stimuli), its activations job stops with a message saying to call ``score`` again.
+here, with the library and the settings the activations job would use, into the layer files that job would write
+(results/activations/<name>/<stimuli>/<layer>.nc), only those Snakemake would (re)compute; its model_zoo entry says
+``architecture: inprocess:<fingerprint>`` (a hash of the network's weights and code, or of the object), and
+Snakemake is told those files are up to date (``--touch``), so it records the entry's params like for a job it ran.
+Everything after (Gram matrices, folds, ceilings, score) is the ordinary workflow. A changed network has another
+fingerprint: Snakemake's params trigger then marks the activations outdated and they are recomputed here. Should a
+workflow run outside Python ever need them again (deleted, older than their stimuli), its activations job stops with
+a message saying to call ``score`` again.
 """
 
 from __future__ import annotations
@@ -325,24 +326,39 @@ def _targets(name, benchmark, config):
 
 
 def _ensure_inprocess_activations(model, name, benchmark, config, workflow, device):
-    """Compute the activations of an in-memory model here, unless Snakemake finds them up to date, then mark them
-    done for Snakemake (``--touch``: it records the entry's params, so another fingerprint reruns them)."""
-    activations, stimuli, layers = _targets(name, benchmark, config)
-    plan = workflow.run("--dry-run", activations, what=f"planning the activations of {name}", capture=True)
-    if "Nothing to be done" in plan:
+    """Compute here the layers of an in-memory model that Snakemake would (re)compute, and only those, then mark
+    them done for Snakemake (``--touch``: it records the entry's params, so another fingerprint reruns them). Each
+    layer file is its own output, as for a job: layers already up to date are neither recomputed nor touched."""
+    folder, stimuli, layers = _targets(name, benchmark, config)
+    files = [f"{folder}/{layer}.nc" for layer in layers]
+    plan = workflow.run("--dry-run", *files, what=f"planning the activations of {name}", capture=True)
+    planned = _planned_layer_files(plan, folder)
+    if not planned:
         return
-    if set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) != {"activations"}:  # stimuli not ready yet
-        workflow.run(stimuli, what=f"preparing the stimuli {stimuli}")
-    _extract(model, name, config, stimuli, activations, layers, device)
-    workflow.run("--touch", "--force", activations, what=f"recording the activations of {name}")
+    if set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) - {"activations"} - _layer_set_rules(plan):
+        workflow.run(stimuli, what=f"preparing the stimuli {stimuli}")  # stimuli not ready yet
+    _extract(model, name, config, stimuli, planned, device)
+    workflow.run("--touch", "--force", *planned.values(), what=f"recording the activations of {name}")
 
 
-def _extract(model, name, config, stimuli, destination, layers, device):
+def _planned_layer_files(plan, folder):
+    """{layer: file} of the activations in ``folder`` that a dry run's jobs would write."""
+    outputs = [path for line in re.findall(r"^\s+output: (.+)$", plan, flags=re.M) for path in line.split(", ")]
+    return {Path(path).name.removesuffix(".nc"): path for path in outputs if Path(path).parent == Path(folder)}
+
+
+def _layer_set_rules(plan):
+    """The rules of a dry run that extract several layers together (workflow/rules/activations.smk)."""
+    return set(re.findall(r"^rule (activations_layers_\w+):$", plan, flags=re.M))
+
+
+def _extract(model, name, config, stimuli, destinations, device):
     """The activations job's work (workflow/scripts/activations.py), on the in-memory model: same preprocessing,
-    batch size, decode workers and torch threads (the rule's 2), so the numbers equal the job's."""
+    batch size, decode workers and torch threads (the rule's 2), so the numbers equal the job's.
+    destinations: {layer: file}, all in one folder."""
     import torch
 
-    from .models.activations import extract_to_folder
+    from .models.activations import extract_to_files
     from .models.brain_model import ActivationsModel, BrainModelActivations
 
     spec = config["model_zoo"][name]
@@ -358,17 +374,25 @@ def _extract(model, name, config, stimuli, destination, layers, device):
     else:
         home, training = None, None
         wrapped = BrainModelActivations(name, model, spec.get("visual_degrees"))
-    log = Path(destination.replace("results/activations/", "logs/activations/", 1) + ".log")  # the job's log
+    log = _log_file(destinations)
     log.parent.mkdir(parents=True, exist_ok=True)
     try:
         torch.set_num_threads(2)  # the activations rule's threads: the same float summation order as a job
         with open(log, "w") as progress:
-            print(f"{name} (in-process, {spec['architecture']}) on {wrapped.device}: layers {layers}", file=progress)
-            extract_to_folder(wrapped, stimuli, layers, destination, config.get("batch_size", 64), workers,
-                              progress=progress)
+            print(f"{name} (in-process, {spec['architecture']}) on {wrapped.device}: layers {list(destinations)}",
+                  file=progress)
+            extract_to_files(wrapped, stimuli, destinations, config.get("batch_size", 64), workers, progress=progress)
     finally:
         torch.set_num_threads(threads)
         if training is not None:  # give the user's network back as it came (mode and device)
             model.train(training)
             if home is not None:
                 model.to(home)
+
+
+def _log_file(destinations):
+    """The log the activations job would write: logs/activations/<model>/<stimuli>/<layer>.log for one layer,
+    logs/activations/<model>/<stimuli>.log for several (workflow/rules/activations.smk)."""
+    files = [Path(path) for path in destinations.values()]
+    logs = Path("logs/activations").joinpath(*files[0].parent.parts[2:])
+    return logs / f"{files[0].stem}.log" if len(files) == 1 else logs.with_name(f"{logs.name}.log")

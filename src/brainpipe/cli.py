@@ -38,6 +38,23 @@ def _read_config(path: str) -> dict:
     return config
 
 
+def _update(base: dict, overlay: dict) -> dict:
+    """``overlay`` merged into a copy of ``base`` as Snakemake merges a --configfile: mappings key by key, any other
+    value (a list included) replaced."""
+    merged = dict(base)
+    for key, value in overlay.items():
+        merged[key] = _update(merged[key], value) if isinstance(value, dict) and isinstance(merged.get(key), dict) \
+            else value
+    return merged
+
+
+def _load_config(overlay: str | None) -> dict:
+    """The config a workflow run would see: config/config.yaml (when the command runs in a checkout) with the
+    ``--config`` file merged over it, as ``snakemake --configfile overlay.yaml`` does."""
+    base = _read_config(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else {}
+    return _update(base, _read_config(overlay)) if overlay else base
+
+
 def _families_by_definition(registry):
     """Family names grouped by the data they share (a family's public and private variants are one)."""
     groups: dict[tuple, list[str]] = {}
@@ -147,8 +164,7 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
     import subprocess
 
     out = out or sys.stdout
-    config = _read_config(config_path) if config_path else (_read_config(DEFAULT_CONFIG)
-                                                             if Path(DEFAULT_CONFIG).is_file() else {})
+    config = _load_config(config_path)  # as the snakemake run below merges it
     try:
         benchmark = bench.load(identifier, config)
     except ValueError as error:
@@ -177,16 +193,19 @@ def check_benchmark(identifier: str, model: str, config_path: str | None, cores:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="brainpipe", description=__doc__.split("\n\n")[0])
+    # Help texts are plain text written for the terminal (docstrings are reStructuredText for the docs)
+    parser = argparse.ArgumentParser(prog="brainpipe", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"brainpipe {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("list", "benchmark identifiers and the config's models"),
                        ("data", "downloadable data files, their sha1s and where they land")):
         command = commands.add_parser(name, help=text, description=text)
         command.add_argument("--config", default=None,
-                             help=f"brainpipe config file (default {DEFAULT_CONFIG} if it exists)")
+                             help=f"extra config file, merged over {DEFAULT_CONFIG} (when it exists) as snakemake's "
+                                  "--configfile merges it")
     check = commands.add_parser("check", help="run a benchmark's ceiling and a baseline score, and check them",
-                                description=check_benchmark.__doc__)
+                                description=CHECK_HELP)
     check.add_argument("benchmark", help="identifier, e.g. MyExperiment2024.IT-pls")
     check.add_argument("--model", default="pixels", help="baseline model from model_zoo (default pixels)")
     check.add_argument("--config", default=None, help="extra config file, merged over config/config.yaml")
@@ -207,6 +226,14 @@ def _parser() -> argparse.ArgumentParser:
     commit.add_argument("--cores", type=int, default=2)
     return parser
 
+
+DESCRIPTION = "brainpipe: what can be evaluated, which data files that needs, and tools for your own benchmarks."
+EPILOG = """Running the evaluation itself is Snakemake's job: snakemake --cores N (README.md).
+The commands list and data only answer questions: they read no data and never touch the network.
+Help on one command: brainpipe COMMAND --help"""
+CHECK_HELP = """Brain-Score's per-benchmark test (a plugin's test.py) as one command: the benchmark loads, its ceiling is in
+(0, 1], and a baseline model gets a finite score. Runs the real workflow for the two targets and prints each check;
+exits with 0 if all pass, 1 otherwise."""
 
 PACKAGE_HELP = """Turn your images, stimulus CSV and responses into the standard files (stimulus_<name>.csv + .zip,
 assy_<name>.nc) and print their sha1s and the benchmark_zoo entry to paste into config/config.yaml.
@@ -282,10 +309,7 @@ def main(argv=None) -> int:
         return check_benchmark(args.benchmark, args.model, args.config, args.cores)
     if args.command == "package":
         return package_data(args)
-    if args.config is None:  # outside a checkout there is no config: list the catalog's defaults
-        config = _read_config(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else {}
-    else:
-        config = _read_config(args.config)
+    config = _load_config(args.config)  # outside a checkout and without --config: {} (the catalog's defaults)
     try:
         list_benchmarks(config) if args.command == "list" else list_data(config)
         sys.stdout.flush()

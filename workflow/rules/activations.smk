@@ -1,38 +1,35 @@
-# Stage 4: one batched forward pass per (model, stimulus folder), capturing every layer any benchmark needs,
-# written as one NetCDF per layer.
-from brainpipe.models.model_sources import model_definition, source_sha1, weights_sha256
+# Stage 4: activations, one NetCDF per layer (results/activations/<model>/<stimuli>/<layer>.nc), each an output of
+# its own: adding a layer to a sweep extracts that layer only, and leaves the other layers' files, Gram matrices and
+# folds alone. One rule writes any single layer file; where several layers of a model × stimulus folder are missing
+# at once (a fresh grid, a sweep added), a rule per such set writes them together in one forward pass that stops at
+# the deepest of them (common.smk's layer_sets). Both kinds are the same rule text below, with the same params and
+# no list of layers among them, so Snakemake's params and code triggers see no difference between a file written
+# alone and one written with others, and a file stays up to date whatever layers are added or removed around it.
+for job in activations_rules():
 
+    rule:
+        name:
+            job.name
+        input:
+            job.input,
+        output:
+            job.output,
+        params:
+            **activations_params(job.folder),
+        wildcard_constraints:
+            stimuli="[^/]+",
+        threads: 2
+        resources:
+            mem_mb=8000,
+            runtime=60,
+            gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
+        benchmark:
+            job.benchmark
+        conda:
+            "../envs/brainpipe.yaml"
+        log:
+            job.log,
+        script:
+            "../scripts/activations.py"
 
-rule activations:
-    input:
-        stimuli_folder,
-    output:
-        directory("results/activations/{model}/{stimuli}"),
-    params:
-        code=library_code("models/brain_model", "models/model_sources", "models/preprocessing", "models/activations", "data/stimuli", "models/_torchvision"),
-        architecture=lambda wildcards: get_model(wildcards.model)["architecture"],
-        weights=lambda wildcards: get_model(wildcards.model).get("weights"),
-        seed=lambda wildcards: get_model(wildcards.model).get("seed", 0),
-        # the whole resolved definition (source, weights, weights_file, preprocessing with defaults filled in)
-        model=lambda wildcards: model_definition(get_model(wildcards.model)),
-        # editing your own model's .py file, or replacing its weights_file, reruns its activations and what follows
-        source_sha1=lambda wildcards: source_sha1(get_model(wildcards.model), ".", wildcards.model),
-        weights_sha256=lambda wildcards: weights_sha256(get_model(wildcards.model), ".", wildcards.model),
-        layers=lambda wildcards: model_layers(wildcards.model, wildcards.stimuli.split("--target")[0]),
-        device=config.get("device", "auto"),
-        batch_size=config.get("batch_size", 64),
-    wildcard_constraints:
-        stimuli="[^/]+",
-    threads: 2
-    resources:
-        mem_mb=8000,
-        runtime=60,
-        gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
-    benchmark:
-        "logs/timing/activations/{model}/{stimuli}.tsv"
-    conda:
-        "../envs/brainpipe.yaml"
-    log:
-        "logs/activations/{model}/{stimuli}.log",
-    script:
-        "../scripts/activations.py"
+    same_resources_as_per_layer_rule(job.name)

@@ -1,6 +1,8 @@
 # Shared by every rule: config validation, wildcard constraints, and the input functions that map a target
 # (model, benchmark) onto the files it needs. All lookups go through src/brainpipe, so the workflow and a
 # Python user agree on what a benchmark or a model is.
+import os
+from collections import namedtuple
 from pathlib import Path
 
 from snakemake.utils import validate
@@ -10,9 +12,11 @@ from brainpipe import benchmarks as bench
 from brainpipe.pipeline import parse_cache
 from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
+from brainpipe.models.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_config, check_config_structure,
-                                       layers_for_sweep, library_code, load_registry)
+                                                layer_set_rule, layers_for_sweep, library_code, load_layer_sets,
+                                                load_registry, missing_layer_sets, save_layer_sets)
 
 CONFIG_SCHEMA = Path(workflow.basedir) / "workflow/schemas/config.schema.yaml"
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -118,11 +122,14 @@ def behaviour_benchmark(wildcards):
 
 
 def behaviour_task_inputs(wildcards):
+    """The task reads one layer (its readout or logits) of the activations: only that file is an input, so
+    adding a layer to the model's sweep does not rerun the task."""
     b = behaviour_benchmark(wildcards)
-    inputs = {"features": f"results/activations/{wildcards.model}/{wildcards.stimuli}"}
+    layer = behaviour_layer_of(wildcards.model, b)
+    inputs = {"features": layer_file(wildcards.model, wildcards.stimuli, layer)}
     if b.behaviour.task == "probabilities":
         key = fitting_key(wildcards.model, b)
-        inputs["fitting"] = f"results/activations/{wildcards.model}/{key}"
+        inputs["fitting"] = layer_file(wildcards.model, key, layer)
         inputs["fitting_stimuli"] = f"resources/stimuli/{b.family.fitting_stimulus_set}"
         if b.behaviour.metric == "value_delta":  # each test image's image_number and block
             inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
@@ -141,13 +148,24 @@ def behavioural_datasets():
     return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours})
 
 
-def activations_dir(wildcards):
-    return f"results/activations/{wildcards.model}/{stimuli_key(wildcards.model, get_benchmark(wildcards.benchmark))}"
+def layer_file(model_name, stimuli, layer):
+    """One layer's activations: each is an output of its own (activations.smk), so that the jobs computed from
+    it depend on that file alone."""
+    return f"results/activations/{model_name}/{stimuli}/{layer}.nc"
+
+
+def benchmark_layer_file(wildcards):
+    """The activations of the layer a fold job (or Gram) of this model × benchmark reads."""
+    b = get_benchmark(wildcards.benchmark)
+    return layer_file(wildcards.model, stimuli_key(wildcards.model, b), wildcards.layer)
 
 
 def stimuli_folder(wildcards):
     """Input of the activations rule: an original stimulus set or a placed copy."""
-    key = wildcards.stimuli
+    return stimuli_path(wildcards.stimuli)
+
+
+def stimuli_path(key):
     base = key.split("--target")[0]
     return f"resources/stimuli/{base}" if key == base else f"results/stimuli_on_screen/{key}"
 
@@ -183,6 +201,16 @@ def scored_layers(model_name, benchmark):
     return sorted(set([committed] + layers_for_sweep(spec, benchmark.region)))
 
 
+def score_model_spec(model_name, benchmark):
+    """The model_spec of a headline score: the model's entry with provenance, its sweep narrowed to the benchmark's
+    region (none for behaviour), so that editing another region's sweep does not rewrite this score."""
+    spec = model_provenance(get_model(model_name), ".", model_name)
+    sweep = spec.pop("sweep", None) or {}
+    if benchmark.kind != "behaviour" and benchmark.region in sweep:
+        spec["sweep"] = {benchmark.region: sweep[benchmark.region]}
+    return spec
+
+
 def committed_layer(model_name, benchmark):
     if benchmark.kind == "behaviour":
         return behaviour_layer_of(model_name, benchmark)
@@ -195,14 +223,9 @@ def fold_source(wildcards):
     b = get_benchmark(wildcards.benchmark)
     if b.kind == "behaviour":
         return behaviour_output(wildcards.model, b)
-    if uses_gram(get_benchmark(wildcards.benchmark)):
-        return f"{activations_dir(wildcards).replace('results/activations/', 'results/gram/', 1)}/{wildcards.layer}.nc"
-    return activations_dir(wildcards)
-
-
-def fold_source_file(wildcards, input):
-    source = str(input.source)
-    return source if source.endswith(".nc") else f"{source}/{wildcards.layer}.nc"
+    if uses_gram(b):
+        return benchmark_layer_file(wildcards).replace("results/activations/", "results/gram/", 1)
+    return benchmark_layer_file(wildcards)
 
 
 def fold_files(wildcards):
@@ -210,16 +233,87 @@ def fold_files(wildcards):
     return expand("results/{{model}}/{{benchmark}}/layers/{{layer}}/fold{fold}.json", fold=range(b.n_folds))
 
 
-def grid_activations():
-    """Every activation folder of the grid (one per model × stimulus folder it sees, fitting sets included)."""
-    folders = set()
+def grid_layer_files():
+    """{(model, stimulus folder): its layer files} for every model of the grid and every stimulus folder it sees
+    (fitting sets included); the layers are model_layers', independent of the grid's benchmarks."""
+    folders = {}
     for m in config["models"]:
         for identifier in config["benchmarks"]:
             b = get_benchmark(identifier)
-            folders.add(f"results/activations/{m}/{stimuli_key(m, b)}")
+            keys = [stimuli_key(m, b)]
             if b.kind == "behaviour" and fitting_key(m, b):
-                folders.add(f"results/activations/{m}/{fitting_key(m, b)}")
-    return sorted(folders)
+                keys.append(fitting_key(m, b))
+            for key in keys:
+                if (m, key) not in folders:
+                    layers = model_layers(m, key.split("--target")[0])
+                    folders[(m, key)] = [layer_file(m, key, layer) for layer in layers]
+    return folders
+
+
+def grid_activations():
+    """Every activation layer file of the grid."""
+    return sorted({file for files in grid_layer_files().values() for file in files})
+
+
+LAYER_SET_PLANS = Path(".snakemake/brainpipe/activation_layer_sets")
+
+
+def layer_sets():
+    """The sets of layer files that one activations job each writes together (activations.smk): in the main
+    process, every grid folder's missing layers when more than one is missing (saved as plans); in a cluster job,
+    the saved plans, since files may have appeared since the main process planned."""
+    if not workflow.is_main_process:
+        return load_layer_sets(LAYER_SET_PLANS)
+    sets = missing_layer_sets(grid_layer_files(), os.path.exists)
+    save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
+    return sets
+
+
+ActivationsRule = namedtuple("ActivationsRule", "name input output folder log benchmark")
+
+
+def activations_rules():
+    """The per-layer rule, then one rule (without wildcards, so Snakemake prefers it) per set of layer files to
+    extract together."""
+    rules_ = [ActivationsRule("activations", stimuli_folder, "results/activations/{model}/{stimuli}/{layer}.nc",
+                              lambda wildcards: (wildcards.model, wildcards.stimuli),
+                              "logs/activations/{model}/{stimuli}/{layer}.log",
+                              "logs/timing/activations/{model}/{stimuli}/{layer}.tsv")]
+    for outputs in layer_sets():
+        model_name, stimuli = Path(outputs[0]).parts[2:4]  # results/activations/<model>/<stimuli>/<layer>.nc
+        rules_.append(ActivationsRule(layer_set_rule(outputs), stimuli_path(stimuli), outputs,
+                                      lambda wildcards, folder=(model_name, stimuli): folder,
+                                      f"logs/activations/{model_name}/{stimuli}.log",
+                                      f"logs/timing/activations/{model_name}/{stimuli}.tsv"))
+    return rules_
+
+
+def activations_params(folder):
+    """The params of the activations in ``folder(wildcards)`` = (model, stimulus folder): what the values depend
+    on (the model's whole resolved definition, its code and weights files, the library), never which layers."""
+    name = lambda wildcards: folder(wildcards)[0]
+    spec = lambda wildcards: get_model(name(wildcards))
+    return dict(
+        code=library_code("models/brain_model", "models/model_sources", "models/preprocessing", "models/activations",
+                          "data/stimuli", "models/_torchvision"),
+        architecture=lambda wildcards: spec(wildcards)["architecture"],
+        weights=lambda wildcards: spec(wildcards).get("weights"),
+        seed=lambda wildcards: spec(wildcards).get("seed", 0),
+        # the whole resolved definition (source, weights, weights_file, preprocessing with defaults filled in)
+        model=lambda wildcards: model_definition(spec(wildcards)),
+        # editing your own model's .py file, or replacing its weights_file, reruns its activations and what follows
+        source_sha1=lambda wildcards: source_sha1(spec(wildcards), ".", name(wildcards)),
+        weights_sha256=lambda wildcards: weights_sha256(spec(wildcards), ".", name(wildcards)),
+        device=config.get("device", "auto"),
+        batch_size=config.get("batch_size", 64),
+    )
+
+
+def same_resources_as_per_layer_rule(name):
+    """--set-resources / --set-threads (e.g. the slurm profile's `activations: gpu: 0`) name the per-layer rule:
+    a job that extracts several layers asks for the same."""
+    if name != "activations":
+        workflow.get_rule(name).resources = workflow.get_rule("activations").resources.copy()
 
 
 def grid_scores():
@@ -316,7 +410,7 @@ def on_disk_sha1(remotes):
 def fold_mem_mb(wildcards, input):
     """Memory of a fold job (MB): three times its inputs, plus, for a spantime fit solved in sample space, its
     (bin × stimulus) matrices (read from the files' headers; Snakemake evaluates this again once they exist)."""
-    source = fold_source_file(wildcards, input)
+    source = str(input.source)
     estimate = mb([source, input.target], factor=3)
     b = get_benchmark(wildcards.benchmark)
     if b.kind != "temporal" or not (Path(source).is_file() and Path(input.target).is_file()):

@@ -5,7 +5,7 @@
 
 rule gram:
     input:
-        "results/activations/{model}/{stimuli}",
+        "results/activations/{model}/{stimuli}/{layer}.nc",
     output:
         "results/gram/{model}/{stimuli}/{layer}.nc",
     params:
@@ -15,7 +15,7 @@ rule gram:
         stimuli="[^/]+",
     threads: 2
     resources:
-        mem_mb=lambda wildcards, input: mb([f"{input[0]}/{wildcards.layer}.nc"], factor=1.5),
+        mem_mb=lambda wildcards, input: mb(input, factor=1.5),
         runtime=30,
     benchmark:
         "logs/timing/gram/{model}/{stimuli}/{layer}.tsv"

@@ -1,5 +1,8 @@
 # Stage 8: the report. Per-layer sweep tables, the leaderboard (CSV + HTML) and figures, registered for
 # `snakemake --report report.html`. Table and figure logic: src/brainpipe/pipeline/report.py. Partial target: plots.
+# Report labels: ONE label per result, its value unique within the (sub)category. Snakemake's report turns any
+# second label with exactly two values, each on half the results (CSV/HTML, table/plot), into an on/off toggle
+# and then looks up rows that do not exist: the page stays blank ("reading 'mime_type'" in the console).
 from brainpipe.pipeline import report as reporting
 from brainpipe.pipeline.workflow_config import architecture_layers
 
@@ -11,7 +14,7 @@ rule sweep_table:
                                         layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
     output:
         report("results/{model}/{benchmark}/sweep.tsv", caption="../report/sweep_table.rst", category="Layer sweeps",
-               subcategory="{model}", labels={"model": "{model}", "benchmark": "{benchmark}", "kind": "table"}),
+               subcategory="{model}", labels={"result": "{benchmark} (table)"}),
     params:
         committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
         order=lambda wildcards: list(architecture_layers(get_model(wildcards.model)["architecture"])),
@@ -29,9 +32,9 @@ rule leaderboard:
         ceilings=expand("results/ceilings/{benchmark}.json", benchmark=config["benchmarks"]),
     output:
         csv=report("results/leaderboard.csv", caption="../report/leaderboard_csv.rst", category="Leaderboard",
-                   labels={"file": "leaderboard.csv", "format": "CSV"}),
+                   labels={"file": "leaderboard.csv"}),
         html=report("results/leaderboard.html", caption="../report/leaderboard.rst", category="Leaderboard",
-                    labels={"file": "leaderboard.html", "format": "HTML"}),
+                    labels={"file": "leaderboard.html"}),
     params:
         models=config["models"],
         benchmarks=config["benchmarks"],
@@ -49,7 +52,7 @@ rule sweep_plot:
                                  benchmark=reporting.swept_benchmarks(config, wildcards.model)),
     output:
         report("results/plots/sweep_{model}.png", caption="../report/sweep.rst", category="Layer sweeps",
-               subcategory="{model}", labels={"model": "{model}", "benchmark": "all swept", "kind": "plot"}),
+               subcategory="{model}", labels={"result": "all swept benchmarks (plot)"}),
     params:
         benchmarks=lambda wildcards: reporting.swept_benchmarks(config, wildcards.model),
     conda:
@@ -89,7 +92,7 @@ rule conditions_plot:
         lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset),
     output:
         report("results/plots/conditions_{dataset}.png", caption="../report/conditions.rst",
-               category="Per-condition behaviour", labels={"data set": "{dataset}", "figure": "per condition"}),
+               category="Per-condition behaviour", labels={"data set": "{dataset}"}),
     params:
         models=config["models"],
     conda:
@@ -104,3 +107,19 @@ rule plots:
     """Partial target: the leaderboard, sweep tables and every figure of the report."""
     input:
         REPORT_TARGETS,
+
+
+onerror:
+    # A run that partly failed (--keep-going, as the SLURM profile sets, runs every job it can) would leave the
+    # previous run's tables behind, with no sign that scores are missing: rebuild them from the score files that
+    # exist and name the missing ones (src/brainpipe/pipeline/report.py write_grid_tables). The next successful run
+    # replaces them, since the missing scores it produces are newer.
+    _missing = reporting.write_grid_tables(grid_scores(), expand("results/ceilings/{benchmark}.json",
+                                                                 benchmark=config["benchmarks"]),
+                                           config["models"], config["benchmarks"], "results/summary.tsv",
+                                           "results/leaderboard.csv", "results/leaderboard.html")
+    if _missing:
+        print(f"brainpipe: {len(_missing)} score(s) of the grid missing: "
+              + ", ".join(f"{model} × {benchmark}" for model, benchmark in _missing)
+              + ". results/summary.tsv and results/leaderboard.html were rebuilt from the scores that exist and name "
+              "them (status 'missing').", file=sys.stderr)

@@ -21,9 +21,6 @@ rule score_layer:
         "../scripts/score_layer.py"
 
 
-from brainpipe.models.model_sources import model_provenance
-
-
 rule score:
     input:
         layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
@@ -33,8 +30,9 @@ rule score:
     params:
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
-        model_spec=lambda wildcards: model_provenance(get_model(wildcards.model), ".", wildcards.model),
+        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
         data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
+                                "split": get_benchmark(wildcards.benchmark).split,
                                 "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
                                 **({"fitting_stimulus_set": get_benchmark(wildcards.benchmark).family.fitting_stimulus_set}
                                    if get_benchmark(wildcards.benchmark).family.fitting_stimulus_set else {}),
@@ -66,7 +64,7 @@ rule summary:
 
 
 rule activations_all:
-    """Partial target: every activation folder the grid needs."""
+    """Partial target: every activations layer file the grid needs."""
     input:
         lambda wildcards: grid_activations(),
 

@@ -13,10 +13,10 @@ from brainpipe.data.stimuli import CSV_NAME
 with logged(snakemake.log[0], "behaviour_task") as log:
     inputs, p = snakemake.input, snakemake.params
     layer = p.spec["layer"]
-    features = read_netcdf(f"{inputs.features}/{layer}.nc", required_coords=("stimulus_id",))
+    features = read_netcdf(inputs.features, required_coords=("stimulus_id",))  # the layer's file
     fitting = table = human = test_table = None
     if p.spec["task"] == "probabilities":
-        fitting = read_netcdf(f"{inputs.fitting}/{layer}.nc", required_coords=("stimulus_id",))
+        fitting = read_netcdf(inputs.fitting, required_coords=("stimulus_id",))
         table = pd.read_csv(f"{inputs.fitting_stimuli}/{CSV_NAME}", dtype={"stimulus_id": str})
         table.attrs["source"] = f"{inputs.fitting_stimuli}/{CSV_NAME}"
     if "test_stimuli" in inputs.keys():  # value_delta: the test images' image_number and block

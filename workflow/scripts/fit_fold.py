@@ -47,7 +47,7 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
             from brainpipe.benchmarks.custom import checked_result
             from brainpipe.neural.metrics import align
 
-            source = read_netcdf(f"{snakemake.input.source}/{w.layer}.nc", required_coords=("stimulus_id",))
+            source = read_netcdf(snakemake.input.source, required_coords=("stimulus_id",))
             where = benchmark.family.origin
             compared = checked_result(benchmark.family.plugin.compare(align(source, target), target),
                                       ("raw", "error"), where, "compare")
@@ -59,12 +59,13 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
             result = run_fold_gram(benchmark, source, target, int(w.fold), device=device)
             features = source.attrs.get("n_features", "?")
         else:
-            layer_file = f"{snakemake.input.source}/{w.layer}.nc"
-            source = read_netcdf(layer_file, required_coords=("stimulus_id", "neuroid_id"))
+            source = read_netcdf(snakemake.input.source, required_coords=("stimulus_id", "neuroid_id"))
             result = run_fold(benchmark, source, target, int(w.fold), device=device)
             features = source.sizes["neuroid"]
         result.update(model=w.model, benchmark=w.benchmark, layer=w.layer, metric=p.metric,
                       seconds=round(time.perf_counter() - started, 3))
         write_json(result, snakemake.output[0])
+        if result.get("pls_components_capped"):
+            print(f"WARNING: {result['pls_components_capped']['why']}")
         print(f"fold {w.fold}: {features} features -> {target.sizes['neuroid']} neuroids, "
               f"{result['n_train']} train / {result['n_test']} test, {result['seconds']} s")

@@ -16,7 +16,7 @@ with logged(snakemake.log[0], "gram"), threadpool_limits(snakemake.threads):
         import torch
 
         torch.set_num_threads(snakemake.threads)
-    layer_file = f"{snakemake.input[0]}/{snakemake.wildcards.layer}.nc"
+    layer_file = snakemake.input[0]
     source = read_netcdf(layer_file, required_coords=("stimulus_id",))
     started = time.perf_counter()
     gram = gram_matrix(source, device=device)

@@ -12,4 +12,6 @@ with logged(snakemake.log[0], "score_layer"):
     result = aggregate(benchmarks.load(w.benchmark, snakemake.config), folds, ceiling)
     result.update(model=w.model, benchmark=w.benchmark, layer=w.layer)
     write_json(result, snakemake.output[0])
+    if result.get("pls_components_capped"):
+        print(f"WARNING: {result['pls_components_capped']['why']}")
     print(f"{w.model} {w.benchmark} {w.layer}: score {result['score']:.4f} (raw {result['raw']:.4f})")

@@ -2,16 +2,12 @@
 
 import sys
 
-import pandas as pd
-
 from brainpipe.io import atomic_path, read_json
 from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.report import summary_table
 
 with logged(snakemake.log[0], "summary"):
-    rows = [read_json(path) for path in snakemake.input]
-    # parent: the leaderboard group (region, or 'behavior' / a behavioural parent), so behavioural rows read apart
-    table = pd.DataFrame([{**{k: r[k] for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error")},
-                           "parent": r.get("parent")} for r in rows])
+    table = summary_table([read_json(path) for path in snakemake.input])
     with atomic_path(snakemake.output[0]) as temporary:
         table.to_csv(temporary, sep="\t", index=False, float_format="%.4f")
     text = table.to_string(index=False, float_format=lambda v: f"{v:.4f}")

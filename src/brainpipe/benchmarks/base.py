@@ -190,6 +190,12 @@ class Benchmark:
         return self.behaviour.version if self.behaviour is not None else self.family.version
 
     @property
+    def split(self):
+        """Which part of its recordings the benchmark scores on: 'public' or 'private' where Brain-Score publishes a
+        data set in two parts (the data set key says which: MajajHong2015.public), else 'all'."""
+        return split_of(self.family.dataset)
+
+    @property
     def normalisation(self):
         """raw → ceiled: raw²/ceiling for regressions, raw/ceiling for similarity metrics, raw when no ceiling;
         for behaviour the benchmark's own (brainpipe.behaviour.normalise kinds)."""
@@ -206,6 +212,15 @@ class Benchmark:
         return {"version": self.version, "parent": self.parent, "bibtex_key": self.family.bibtex_key,
                 "bibtex": self.family.bibtex,
                 "origin": self.family.origin, "definition": self.family.fingerprint}
+
+
+SPLITS = ("public", "private")
+
+
+def split_of(dataset):
+    """'public' / 'private' for a data set key ending so (MajajHong2015.private), else 'all' (the whole data set)."""
+    part = str(dataset).rsplit(".", 1)[-1]
+    return part if "." in str(dataset) and part in SPLITS else "all"
 
 
 def resolve_settings(identifier, family, settings=None):

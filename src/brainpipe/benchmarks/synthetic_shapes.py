@@ -1,4 +1,4 @@
-"""SyntheticShapes: brainpipe's own SIMULATED demo (src/brainpipe/demo.py), not a real recording.
+"""SyntheticShapes: brainpipe's own SIMULATED demo (src/brainpipe/data/demo.py), not a real recording.
 
 Procedurally drawn shapes (8 categories × 4 objects × 10 images) with simulated V4 (retinotopic features) and IT
 (invariant, category-structured features) responses, repetitions and 10-ms bins, generated on the spot by the
@@ -21,7 +21,7 @@ FAMILIES = [
            number_of_trials=1, source="demo", fixed_split=True,
            notes="SIMULATED responses to procedurally drawn shapes (offline demo)",
            bibtex="@misc{brainpipe_synthetic_shapes, title={SyntheticShapes: simulated demo data of brainpipe}}",
-           sources=("src/brainpipe/demo.py (this repository)",)),
+           sources=("src/brainpipe/data/demo.py (this repository)",)),
     Family(name="SyntheticShapesBehaviour", dataset="SyntheticShapesBehaviour", stimulus_set="SyntheticShapes",
            regions=(), visual_degrees=10, stratification=None, source="demo",
            fitting_stimulus_set="SyntheticShapes", fitting_label_column="category_name",

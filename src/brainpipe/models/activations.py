@@ -4,11 +4,12 @@ Output per layer: a (presentation, neuroid) float32 DataArray with coords stimul
 ("{model}.{layer}.{index}", as Brain-Score names them), layer, channel, channel_x, channel_y (C-order flattening:
 channel, then height, then width — brain-score/vision model_helpers/activations/core.py).
 
-Everything is built on one streaming core, :func:`iterate_batches`, which yields each batch's flattened outputs
-as soon as the network has produced them. :func:`extract_to_folder` writes them straight into one NetCDF per
-layer, so its memory is one batch of every hooked layer plus the model, whatever the number of images or layers;
-:func:`extract` collects them into DataArrays for in-process use (BrainModel.look_at). Images are decoded and
-resized in DataLoader worker processes while the network runs on the previous batch.
+Everything is built on one streaming core, :func:`iterate_batches`, which yields each batch's flattened outputs as
+soon as the network has produced them. :func:`extract_to_files` (the workflow's per-layer files) and
+:func:`extract_to_folder` write them straight into one NetCDF per layer, so their memory is one batch of every
+hooked layer plus the model, whatever the number of images or layers; :func:`extract` collects them into DataArrays
+for in-process use (BrainModel.look_at). Images are decoded and resized in DataLoader worker processes while the
+network runs on the previous batch.
 """
 
 import contextlib
@@ -25,7 +26,7 @@ import torch
 import torch.utils.data
 import xarray as xr
 
-from brainpipe.io import NetcdfRowWriter, atomic_directory
+from brainpipe.io import NetcdfRowWriter, atomic_directory, atomic_path
 from brainpipe.data.stimuli import read_stimulus_set
 
 DIMS = ("presentation", "neuroid")
@@ -219,31 +220,53 @@ def extract_to_folder(model, stimuli_folder, layers, destination, batch_size=64,
     The folder appears only when every file is complete (atomic_directory): a failure leaves nothing behind.
     Peak memory: the model, one batch of every hooked layer, and one layer's coordinates while its file is begun.
     """
-    paths, stimulus_ids = _stimuli(stimuli_folder)
     layers = list(dict.fromkeys(layers))
-    writers = {}
     with atomic_directory(destination) as folder:
-        batches = iterate_batches(model, paths, layers, batch_size, num_workers, progress)
-        try:
-            for batch in batches:
-                if not writers:  # the first batch tells each layer's width
-                    for layer in layers:
-                        shape = batch.shapes[layer]
-                        # each writer checks that the disk holds its values and those of the writers before it
-                        writers[layer] = NetcdfRowWriter(
-                            Path(folder) / f"{layer}.nc", f"{model.identifier}.{layer}", DIMS,
-                            (len(paths), int(np.prod(shape))),
-                            _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer),
-                            reserved=sum(writer.nbytes for writer in writers.values()))
-                for layer, values in batch.outputs.items():
-                    writers[layer].write(batch.start, values)
-        finally:
-            batches.close()  # stop the decode workers now, also on failure
-            for writer in writers.values():
-                writer.close()
-        short = {layer: w.rows_written for layer, w in writers.items() if w.rows_written != len(paths)}
-        if short:  # cannot happen unless the model dropped images; never publish a partly filled file
-            raise RuntimeError(f"model {model.identifier}: rows written {short}, expected {len(paths)}")
+        _stream_to_files(model, stimuli_folder, {layer: Path(folder) / f"{layer}.nc" for layer in layers},
+                         batch_size, num_workers, progress)
+
+
+def extract_to_files(model, stimuli_folder, destinations, batch_size=64, num_workers=None, progress=None):
+    """Extract the layers of ``destinations`` ({layer: path of its NetCDF}) in one forward pass per batch.
+
+    The workflow keys activations per layer file (results/activations/<model>/<stimuli>/<layer>.nc), so a job
+    writes only the layers that are not on disk yet, beside the ones that are, and leaves those untouched. Each
+    file is written under a temporary name and renamed into place only once every layer is complete: a failure
+    leaves none of them behind. Memory as :func:`extract_to_folder`.
+    """
+    if not destinations:
+        raise ValueError(f"model {model.identifier}: no layers requested")
+    with contextlib.ExitStack() as stack:
+        temporary = {layer: stack.enter_context(atomic_path(path)) for layer, path in destinations.items()}
+        _stream_to_files(model, stimuli_folder, temporary, batch_size, num_workers, progress)
+
+
+def _stream_to_files(model, stimuli_folder, files, batch_size, num_workers, progress):
+    """Run the model over the stimulus set and write each layer of ``files`` ({layer: path}) row block by row
+    block; the caller makes the paths atomic."""
+    paths, stimulus_ids = _stimuli(stimuli_folder)
+    layers = list(files)
+    writers = {}
+    batches = iterate_batches(model, paths, layers, batch_size, num_workers, progress)
+    try:
+        for batch in batches:
+            if not writers:  # the first batch tells each layer's width
+                for layer in layers:
+                    shape = batch.shapes[layer]
+                    # each writer checks that the disk holds its values and those of the writers before it
+                    writers[layer] = NetcdfRowWriter(
+                        files[layer], f"{model.identifier}.{layer}", DIMS, (len(paths), int(np.prod(shape))),
+                        _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer),
+                        reserved=sum(writer.nbytes for writer in writers.values()))
+            for layer, values in batch.outputs.items():
+                writers[layer].write(batch.start, values)
+    finally:
+        batches.close()  # stop the decode workers now, also on failure
+        for writer in writers.values():
+            writer.close()
+    short = {layer: w.rows_written for layer, w in writers.items() if w.rows_written != len(paths)}
+    if short:  # cannot happen unless the model dropped images; never publish a partly filled file
+        raise RuntimeError(f"model {model.identifier}: rows written {short}, expected {len(paths)}")
 
 
 def extract(model, stimuli_folder, layers, batch_size=64, progress=None, num_workers=None):

@@ -114,6 +114,27 @@ def spantime_sample_space_bytes(benchmark: FoldBenchmark, n_stimuli: int, n_bins
     return 4 * 8 * samples * samples if in_sample_space else 0
 
 
+def pls_cap(benchmark: FoldBenchmark, n_train: int, n_features: int):
+    """What a fold's PLS fit does with more components than the data allow, or None when it fits them all.
+
+    The fit clamps ``pls_components`` to ``min(pls_components, n_train - 1, n_features)`` (the rank of the centred
+    training activations); Brain-Score's scikit-learn PLSRegression refuses such a request instead. The cap is kept,
+    but written into the fold's JSON (and so into the score JSON) and the job's log, so that a score is never
+    silently computed with fewer components than the config asks for."""
+    if _regression_name(benchmark.metric) != "pls":
+        return None
+    requested = int(benchmark.settings.get("pls_components", 25))
+    used = min(requested, n_train - 1, n_features)
+    if used == requested:
+        return None
+    limit = f"{n_train} training samples - 1" if n_train - 1 <= n_features else f"{n_features} features"
+    return {"requested": requested, "used": int(used),
+            "why": f"{benchmark.identifier}: pls_components {requested} is more than this fold's data allow "
+                   f"({limit}); fitted with {used} components (scikit-learn's PLSRegression, as Brain-Score uses "
+                   f"it, would refuse). Set benchmark_settings.{benchmark.identifier}.pls_components to at most "
+                   f"{used} to fit what you ask for."}
+
+
 def uses_gram(benchmark: FoldBenchmark) -> bool:
     """Whether the benchmark's folds are fitted from the layer's Gram matrix rather than its activations."""
     return benchmark.kind == "regression" and _regression_name(benchmark.metric) in GRAM_REGRESSIONS
@@ -153,10 +174,15 @@ def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataA
     info = {}
     prediction = fit_predict_gram(name, gram.values, index[train], index[test], Y_on_gram_rows, device=device,
                                   n_features=gram.attrs.get("n_features"), info=info, **params)
-    return {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
-            "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
-            "values": pearson_columns(prediction, Y[test]).tolist(),
-            "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
+    result = {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
+              "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
+              "values": pearson_columns(prediction, Y[test]).tolist(),
+              "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
+    n_features = gram.attrs.get("n_features")
+    capped = pls_cap(benchmark, len(train), len(train) if n_features is None else int(n_features))
+    if capped:
+        result["pls_components_capped"] = capped
+    return result
 
 
 def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
@@ -220,10 +246,14 @@ def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
         result["values"] = [r.tolist() for r in per_bin]
         result["time_bin_start"] = target["time_bin_start"].values.tolist()
         result["time_bin_end"] = target["time_bin_end"].values.tolist()
+        capped = pls_cap(benchmark, n_bins * len(train), X.shape[1])  # one sample per (time bin, stimulus)
     else:
         regression = make_regression(name, device=device, **params).fit(X[train], Y[train])
         result["values"] = pearson_columns(regression.predict(X[test]), Y[test]).tolist()
         if hasattr(regression, "alpha_"):
             result["alpha"] = float(regression.alpha_)
+        capped = pls_cap(benchmark, len(train), X.shape[1])
+    if capped:
+        result["pls_components_capped"] = capped
     result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()
     return result

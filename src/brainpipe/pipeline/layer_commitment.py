@@ -233,7 +233,7 @@ def commit_layers(model: str, region: str, benchmarks: list[str], layers=None, c
     if before is None:
         override["layers"] = {region: candidates[0]}
     extra = {"models": [model], "benchmarks": list(benchmarks), "model_zoo": {model: override}}
-    snakefile = Path(snakefile) if snakefile else Path(__file__).resolve().parents[2] / "Snakefile"
+    snakefile = Path(snakefile) if snakefile else Path(__file__).resolve().parents[3] / "Snakefile"  # the checkout's
     targets = [f"results/{model}/{benchmark}/sweep.tsv" for benchmark in benchmarks]
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix=".brainpipe-sweep-", dir=".", delete=False) as f:
         yaml.safe_dump(extra, f)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from brainpipe import benchmarks as bench
+from brainpipe.benchmarks.base import split_of
 from .workflow_config import layers_for_sweep
 
 SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
@@ -40,6 +41,37 @@ def parents_of(headlines, benchmarks):
     return groups
 
 
+def recording(headline):
+    """What a score was measured on, for counting each recording once: the data set without its split suffix
+    (MajajHong2015.public and MajajHong2015.private are one experiment) and the region (behaviour: the metric).
+    None for a score dict that does not name its data set."""
+    dataset = (headline.get("data") or {}).get("dataset")
+    if dataset is None or not _parses(headline["benchmark"]):
+        return None
+    stem = dataset.rsplit(".", 1)[0] if split_of(dataset) != "all" else dataset
+    _, region, metric = _parts(headline["benchmark"])
+    return stem, region or metric
+
+
+def repeated_recordings(headlines, benchmarks):
+    """benchmark -> the earlier benchmark (in ``benchmarks`` order) scored on the same recording, for each
+    benchmark that repeats one (e.g. MajajHong2015.IT-pls on the public split and MajajHong2015public.IT-pls, or
+    two metrics of one data set and region). Brain-Score's leaderboard holds one benchmark per data set and
+    region; the repeats are shown but left out of every mean, so no recording counts twice."""
+    of = {}
+    for h in headlines:
+        if h["benchmark"] not in of and recording(h) is not None:
+            of[h["benchmark"]] = recording(h)
+    first, repeats = {}, {}
+    for b in benchmarks:
+        if b in of:
+            if of[b] in first:
+                repeats[b] = first[of[b]]
+            else:
+                first[of[b]] = b
+    return repeats
+
+
 def aggregation(headlines, benchmarks):
     """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
 
@@ -49,7 +81,8 @@ def aggregation(headlines, benchmarks):
     Benchmarks scored against the ground truth (``ENGINEERING_METRICS``: top-1 accuracy) get their parent's column
     but stay out of ``behavior`` and the average, as Brain-Score's engineering benchmarks. A child is a benchmark
     id or another aggregate column."""
-    groups = parents_of(headlines, benchmarks)
+    repeats = repeated_recordings(headlines, benchmarks)
+    groups = parents_of(headlines, [b for b in benchmarks if b not in repeats])
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
@@ -124,6 +157,63 @@ def targets(config, loaded=()):
 
 
 # --- tables ----------------------------------------------------------------------------------------------------
+
+SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "split", "status"]
+MISSING = "missing"  # status of a grid cell without a score file (its job failed or did not run)
+
+
+def summary_table(headlines, missing=()):
+    """The grid in one table (results/summary.tsv): one row per score (``split``: which part of the recordings it
+    was scored on, public / private / all), ``status`` 'scored'; then one row per
+    (model, benchmark) of ``missing`` with status 'missing' and no numbers. ``parent``: the leaderboard group
+    (region, or 'behavior' / a behavioural parent), so behavioural rows read apart."""
+    rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent")},
+             "split": (h.get("data") or {}).get("split"), "status": "scored"} for h in headlines]
+    rows += [{"model": model, "benchmark": benchmark, "status": MISSING} for model, benchmark in missing]
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def existing_scores(paths):
+    """(score dicts of the files among ``paths`` that exist, (model, benchmark) of those that do not), for
+    ``results/<model>/<benchmark>.json`` paths."""
+    from pathlib import Path
+
+    from brainpipe.io import read_json
+
+    found, missing = [], []
+    for path in map(Path, paths):
+        if path.is_file():
+            found.append(read_json(path))
+        else:
+            missing.append((path.parent.name, path.stem))
+    return found, missing
+
+
+def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_path, csv_path, html_path):
+    """results/summary.tsv and the leaderboard (CSV + HTML) from the score files that exist, naming the missing
+    ones (the workflow's ``onerror``: a run that partly failed, e.g. with --keep-going, must not leave the
+    previous run's tables behind). Returns the missing (model, benchmark) pairs."""
+    from pathlib import Path
+
+    from brainpipe.io import atomic_path, read_json
+
+    headlines, missing = existing_scores(score_paths)
+    if not headlines:  # nothing scored yet: no table to rebuild (and no stale one can exist)
+        return missing
+    ceilings = {}
+    for path in map(Path, ceiling_paths):
+        if path.is_file():
+            ceiling = read_json(path)
+            ceilings[ceiling.get("benchmark", path.stem)] = ceiling
+    with atomic_path(summary_path) as temporary:
+        summary_table(headlines, missing).to_csv(temporary, sep="\t", index=False, float_format="%.4f")
+    table = leaderboard(headlines, ceilings, models=models, benchmarks=benchmarks)
+    with atomic_path(csv_path) as temporary:
+        write_leaderboard_csv(table, temporary)
+    with atomic_path(html_path) as temporary:
+        temporary.write_text(leaderboard_html(table, headlines, ceilings, missing=missing))
+    return missing
+
 
 def sweep_table(layer_results, committed, order=()):
     """One row per scored layer, shallow to deep: layer, depth, score, raw, error, committed, best.
@@ -200,9 +290,10 @@ def write_leaderboard_csv(table, path):
     table.to_csv(path, index=True, float_format="%.4f")
 
 
-def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
+def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", missing=()):
     """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
-    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error."""
+    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error.
+    ``missing``: (model, benchmark) pairs without a score, named at the top of the page."""
     by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
     benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN and not c.endswith(PARENT_SUFFIX)]
     parent_columns = [c for c in table.columns if c.endswith(PARENT_SUFFIX)]
@@ -210,7 +301,16 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
     models = [m for m in table.index if m != CEILING_ROW]
     best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
     e = html.escape
-    head = "".join(f"<th>{e(b)}<br><span class='metric'>{e(_metric_note(b))}</span></th>" for b in benchmarks)
+    split = {h["benchmark"]: (h.get("data") or {}).get("split") for h in headlines}
+    repeats = repeated_recordings(headlines, benchmarks)
+
+    def header(b):
+        note = _metric_note(b) + (f", {split[b]} split" if split.get(b) not in (None, "all") else "")
+        if b in repeats:
+            note += f"; same recording as {repeats[b]}: not in the means"
+        return f"<th>{e(b)}<br><span class='metric'>{e(note)}</span></th>"
+
+    head = "".join(header(b) for b in benchmarks)
     rows = []
     for rank, model in enumerate(models, start=1):
         cells = []
@@ -255,7 +355,14 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard"):
             cited.setdefault(h["bibtex"], []).append(h["benchmark"])
     references = "".join(f"<li><b>{e(', '.join(sorted(set(bs))))}</b><pre>{e(bib)}</pre></li>"
                          for bib, bs in cited.items())
+    incomplete = ""
+    if missing:
+        cells = ", ".join(f"{e(model)} &times; {e(benchmark)}" for model, benchmark in missing)
+        incomplete = (f"<p class='missing'><b>Incomplete grid: {len(missing)} score(s) missing</b> (their jobs failed "
+                      f"or did not run; the Snakemake log names the failed jobs): {cells}. Their cells, and the means "
+                      f"that need them, are empty.</p>")
     return _PAGE.format(title=e(title), head=parent_head + head, rows="\n".join(rows), n_models=len(models),
+                        incomplete=incomplete,
                         n_benchmarks=len(benchmarks), members=members,
                         references=f"<h2>References</h2><ul>{references}</ul>" if references else "")
 
@@ -275,9 +382,11 @@ td.rank {{ color: #777; }}
 .top {{ font-weight: 700; }}
 tr.ceiling td, tr.ceiling th {{ background: #fafafa; font-style: italic; border-top: 2px solid #888; }}
 p.note {{ max-width: 60em; font-size: 13px; color: #444; }}
+p.missing {{ max-width: 60em; padding: 8px 12px; background: #fff3cd; border: 1px solid #e0c060; }}
 </style></head>
 <body>
 <h1>{title}</h1>
+{incomplete}
 <p>{n_models} model(s) &times; {n_benchmarks} benchmark(s), ranked by the average over parents of each parent's mean
 score (as Brain-Score aggregates). Parents: {members}.</p>
 <table>

@@ -56,6 +56,9 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
         "formula": formula,
         "above_ceiling": bool(np.any(ceiled > 1)),
     }
+    capped = [f["pls_components_capped"] for f in folds if f.get("pls_components_capped")]
+    if capped:  # the fewest components any fold fitted (folds differ only when their training sizes differ)
+        result["pls_components_capped"] = min(capped, key=lambda c: c["used"])
     if raw.ndim:  # temporal: keep the per-bin values; the headline is their mean
         result.update(score_per_time_bin=ceiled.tolist(), raw_per_time_bin=raw.tolist(),
                       ceiling_per_time_bin=ceiling_value.tolist(), error_per_time_bin=error.tolist(),

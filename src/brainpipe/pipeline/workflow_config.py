@@ -455,3 +455,66 @@ def use_library_in_jobs(library):
                           "process (or uninstall the other copy).")
     others = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != library]
     os.environ["PYTHONPATH"] = os.pathsep.join([str(library)] + others)
+
+
+# --- activations: one output per layer file, several missing layers of a model in one job ---------------------------
+# Each layer file results/activations/<model>/<stimuli>/<layer>.nc is an output of its own, so adding a layer to a
+# sweep leaves the other layers' files (and all that was computed from them) alone. Where several layers of one
+# model × stimulus folder are missing at once (a fresh grid, a sweep added), one job writes them all in a single
+# forward pass: activations.smk defines a rule for that set of files. The set depends on what is on disk when the
+# main Snakemake process plans; a cluster job re-reads the workflow later, when some of those files may exist, so
+# the main process saves each set as a plan that job processes define their rules from.
+
+def missing_layer_sets(folders, exists):
+    """The missing layer files of each activations folder that misses more than one, as sorted lists.
+
+    folders: {(model, stimuli): [layer file, ...]} the grid needs; exists: path -> bool.
+    """
+    sets = []
+    for files in folders.values():
+        missing = sorted({file for file in files if not exists(file)})
+        if len(missing) > 1:
+            sets.append(missing)
+    return sets
+
+
+def layer_set_rule(outputs):
+    """The name of the rule that writes ``outputs`` together: keyed by the files, so that a plan saved by one
+    Snakemake process names the same rule in another."""
+    digest = hashlib.sha1("\n".join(sorted(outputs)).encode()).hexdigest()[:10]
+    return f"activations_layers_{digest}"
+
+
+def save_layer_sets(folder, sets, exists):
+    """Save each set of layer files to extract together as ``folder/<rule name>.json`` (for cluster jobs); remove
+    the plans whose files all exist (their job has finished)."""
+    import json
+    import os
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for outputs in sets:
+        plan = folder / f"{layer_set_rule(outputs)}.json"
+        if not plan.exists():
+            temporary = plan.with_name(f".{plan.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(sorted(outputs)))
+            temporary.replace(plan)  # a job reading plans never sees half a file
+    for plan in folder.glob("activations_layers_*.json"):
+        try:
+            if all(exists(file) for file in json.loads(plan.read_text())):
+                plan.unlink()
+        except (OSError, ValueError):  # removed or being replaced by another process: not ours to judge
+            continue
+
+
+def load_layer_sets(folder):
+    """Every saved set of layer files (see :func:`save_layer_sets`)."""
+    import json
+
+    sets = []
+    for plan in sorted(Path(folder).glob("activations_layers_*.json")):
+        try:
+            sets.append(json.loads(plan.read_text()))
+        except (OSError, ValueError):  # pruned by the main process meanwhile: its job is done
+            continue
+    return sets
