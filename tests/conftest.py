@@ -1,5 +1,6 @@
 """Fixtures shared by the data-fetch tests: Brain-Score-format files served from a loopback HTTP server."""
 
+import contextlib
 import subprocess
 
 import pytest
@@ -20,12 +21,11 @@ def server(store):
         yield running
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A real 256 kB file system (tmpfs); skipped where mounting is not allowed (needs root)."""
-    mount_point = tmp_path / "small"
+@contextlib.contextmanager
+def tmpfs(mount_point, size):
+    """A real file system of ``size`` (tmpfs) at ``mount_point``; skips the test where mounting is not allowed."""
     mount_point.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount_point)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
@@ -33,6 +33,20 @@ def small_disk(tmp_path):
         yield mount_point
     finally:
         subprocess.run(["umount", str(mount_point)], check=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 256 kB file system (tmpfs); skipped where mounting is not allowed (needs root)."""
+    with tmpfs(tmp_path / "small", "256k") as mount_point:
+        yield mount_point
+
+
+@pytest.fixture
+def layer_disk(tmp_path):
+    """A real 9 MB file system: room for a pixels layer's coordinates, not for its values as well."""
+    with tmpfs(tmp_path / "nine_mb", "9m") as mount_point:
+        yield mount_point
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ hold-everything-then-write path, its memory, decode workers and atomicity."""
 
 import io
 import os
+import re
 import time
 import tracemalloc
 
@@ -416,3 +417,30 @@ def test_decode_workers_overlap_the_forward_pass(tmp_path):
         assert len(decodes) == 16
         overlaps[workers] = sum(1 for a, b in decodes for c, d in forwards if a < d and c < b)
     assert overlaps[0] == 0 and overlaps[2] > 0, overlaps
+
+
+FULL_DISK_RUN = """
+import sys
+from brainpipe.models.activations import extract_to_folder
+from brainpipe.models.brain_model import ActivationsModel
+extract_to_folder(ActivationsModel("pixels", "pixels"), sys.argv[1], ["pixels"], sys.argv[2], 4, 0, sys.stderr)
+"""
+
+
+def test_disk_full_when_the_writers_open_says_so_and_leaves_nothing(layer_disk, tmp_path):
+    """8 images of the pixels model (196608 units): the coordinates fit on the 9 MB disk, the values do not. The
+    NetCDF library died with SIGSEGV there (no message, a staging folder left filling the disk); the writer checks
+    the free space first. In a process of its own, so that a crash cannot take the test run with it."""
+    import subprocess
+    import sys
+
+    folder = write_tiny_stimuli(tmp_path / "stimuli", 8)
+    destination = layer_disk / "activations" / "pixels"
+    done = subprocess.run([sys.executable, "-c", FULL_DISK_RUN, str(folder), str(destination)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    message = done.stderr.strip().splitlines()[-1]
+    assert f"cannot write {destination}: the disk is full" in message
+    assert re.search(r"disk full: writing \S+/pixels\.nc needs \d+ bytes \([\d.]+ MB\), the file system holding "
+                     r"\S+ has \d+ bytes free", message), message
+    assert [p for p in layer_disk.rglob("*") if p.is_file() or p.name.startswith(".")] == []

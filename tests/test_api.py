@@ -9,7 +9,7 @@ import pytest
 
 import brainpipe
 from brainpipe.api import fingerprint
-from test_workflow import ROOT, snakemake, with_config
+from test_workflow import ROOT, snakemake
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ Brain-Score's; tests/test_behaviour_reference.py (network) checks the real ceili
 """
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np

@@ -143,9 +143,9 @@ def test_atomic_outputs_get_ordinary_permissions(tmp_path):
     assert stat.S_IMODE((tmp_path / "d").stat().st_mode) == 0o755
 
 
-def test_corrupt_file_in_a_directory_output_says_delete_the_folder(tmp_path):
-    """A layer file inside an activations folder (a directory() output, marked by Snakemake's timestamp file) must
-    be redone by deleting the folder: deleting the file alone leaves Snakemake believing the folder complete."""
+def test_corrupt_file_advice_names_the_output_to_force(tmp_path):
+    """A layer file inside an activations folder (a directory() output, marked by Snakemake's timestamp file) is
+    redone by forcing the folder, an ordinary output by forcing itself (tests/test_recovery.py follows both)."""
     folder = tmp_path / "results" / "activations" / "m" / "s"
     folder.mkdir(parents=True)
     (folder / ".snakemake_timestamp").touch()
@@ -153,10 +153,11 @@ def test_corrupt_file_in_a_directory_output_says_delete_the_folder(tmp_path):
     with pytest.raises(ValueError) as error:
         read_netcdf(folder / "features.12.nc")
     message = str(error.value)
-    assert f"rm -r '{folder}'" in message and "whole folder" in message
-    (tmp_path / "plain.nc").write_bytes(b"broken")  # an ordinary file output: deleting it is enough
-    with pytest.raises(ValueError, match=f"rm '{tmp_path / 'plain.nc'}'"):
+    assert f"rerun the same snakemake command with --forcerun '{folder}' added" in message
+    (tmp_path / "plain.nc").write_bytes(b"broken")  # an ordinary file output
+    with pytest.raises(ValueError) as error:
         read_netcdf(tmp_path / "plain.nc")
+    assert f"Rerun the same snakemake command with --forcerun '{tmp_path / 'plain.nc'}' added" in str(error.value)
 
 
 WRITER = """

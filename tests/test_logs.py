@@ -1,5 +1,6 @@
 """brainpipe.pipeline.logs.logged: output to the log; a failure puts the traceback in the log and one message on stderr."""
 
+import re
 import sys
 
 import pytest
@@ -12,7 +13,9 @@ def test_output_goes_to_log(tmp_path, capsys):
     with logged(log, "stage"):
         print("to stdout")
         print("to stderr", file=sys.stderr)
-    assert log.read_text() == "to stdout\nto stderr\n"
+    lines = log.read_text().splitlines()
+    assert lines[:2] == ["to stdout", "to stderr"]
+    assert re.fullmatch(r"peak memory \(resident\): \d+ MB this process, \d+ MB its largest child process", lines[2])
     captured = capsys.readouterr()
     assert "to stdout" not in captured.out + captured.err
 

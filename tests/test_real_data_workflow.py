@@ -24,7 +24,6 @@ import torch
 import xarray as xr
 import yaml
 
-import brainio_fixtures as fixtures
 from brainpipe.benchmarks import default_catalog
 from brainpipe import benchmarks, cli
 from brainpipe.data import catalog

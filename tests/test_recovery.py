@@ -98,6 +98,13 @@ def test_killed_run_resumes_with_the_readme_commands_and_leaves_no_staging(resum
     assert "Nothing to be done" in (r := run(workdir, ["snakemake", "-n"])).stdout + r.stderr
 
 
+def forced_by_advice(output):
+    """The output the corrupt-file message says to force (relative to the working directory, as Snakemake runs)."""
+    advice = re.search(r"erun the same snakemake command with --forcerun '([^']+)' added", output)
+    assert advice, output[-4000:]
+    return advice.group(1)
+
+
 def test_corrupt_activations_advice_recovers(resumed):
     workdir = resumed[0]
     layer = workdir / ACTIVATIONS / "pixels.nc"
@@ -105,16 +112,29 @@ def test_corrupt_activations_advice_recovers(resumed):
     # The first job to read it (here the Gram matrix, forced as a new consumer would be) stops with the advice.
     again = ["snakemake", "--cores", "2", "--forcerun", "gram"]
     failed = run(workdir, again, check=False)
-    output = failed.stdout + failed.stderr
     assert failed.returncode != 0
-    # each layer file is an output of its own (workflow/rules/activations.smk): deleting it is enough
-    advice = re.search(r"Delete it \(rm '([^']+)'\)", output)
-    assert advice, output[-4000:]
-    assert Path(advice.group(1)) == Path(ACTIVATIONS) / "pixels.nc"  # relative to the working directory
-
-    assert "rerun the same snakemake command" in output
-    (workdir / advice.group(1)).unlink()  # follow the advice to the letter
-    run(workdir, again)
+    forced = forced_by_advice(failed.stdout + failed.stderr)
+    assert Path(forced) == Path(ACTIVATIONS) / "pixels.nc"  # each layer file is an output of its own
+    run(workdir, again + ["--forcerun", forced])  # follow the advice to the letter
     assert sorted(p.name for p in (workdir / ACTIVATIONS).glob("*.nc")) == ["pixels.nc"]
     assert (workdir / SCORE).is_file()
+    assert "Nothing to be done" in (r := run(workdir, ["snakemake", "-n"])).stdout + r.stderr
+
+
+def test_corrupt_gram_advice_recovers_in_one_step(tmp_path):
+    """A Gram file corrupted after a complete run: the fold jobs that read it fail (and lose their JSONs). Deleting
+    the file and rerunning said "Nothing to be done" with the Gram and those folds missing; the advice's one command
+    rewrites the Gram and redoes the folds, layer score and score made from it."""
+    workdir = with_config(tmp_path)
+    run(workdir, ["snakemake", "--cores", "2"])
+    gram = workdir / "results/gram/pixels" / STIMULI / "pixels.nc"
+    folds = workdir / "results/pixels/SyntheticShapes.IT-pls/layers/pixels"
+    assert len(list(folds.glob("fold*.json"))) == 3
+    gram.write_bytes(gram.read_bytes()[:5000])  # truncated, and newer than the folds: they rerun on it
+    failed = run(workdir, ["snakemake", "--cores", "2"], check=False)
+    assert failed.returncode != 0 and len(list(folds.glob("fold*.json"))) < 3
+    forced = forced_by_advice(failed.stdout + failed.stderr)
+    assert Path(forced) == gram.relative_to(workdir)
+    run(workdir, ["snakemake", "--cores", "2", "--forcerun", forced])
+    assert len(list(folds.glob("fold*.json"))) == 3 and gram.stat().st_size > 5000
     assert "Nothing to be done" in (r := run(workdir, ["snakemake", "-n"])).stdout + r.stderr

@@ -123,7 +123,7 @@ def list_data(config: dict, out=None) -> None:
     out = out or sys.stdout
     data = config.get("data") or {}
     cache_dir = data.get("cache_dir") or "resources/cache"
-    local = data.get("local_files") or {}
+    local = catalog.local_paths(data.get("local_files"))
     base = catalog.base_url(data.get("base_url"))
     used = {family.dataset for family in bench.builtin().families.values() if family.source == "brainio"}
     print(f"Store: {base}", file=out)

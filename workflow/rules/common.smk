@@ -12,7 +12,7 @@ from brainpipe import benchmarks as bench
 from brainpipe.pipeline import parse_cache
 from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
-from brainpipe.neural.metrics import uses_gram
+from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
 from brainpipe.models.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
@@ -393,6 +393,37 @@ def data_files(benchmark):
     return {remote.name: remote.sha1 for remote in remotes}
 
 
-def local_data(remotes):
-    """Declared files on disk: rule inputs, so that editing one reruns what depends on it."""
-    return [remote.path for remote in remotes if remote.path is not None]
+# ---- files read in place (fetch.smk; LOCAL_FILES and CATALOG are defined there)
+
+def stimulus_files(wildcards):
+    entry = CATALOG.stimulus_set(wildcards.stimulus_set)
+    return (entry.csv, entry.zip)
+
+
+def on_disk(remotes):
+    """Object name -> path of the files read in place (data.local_files first, as the fetch does; declared paths)."""
+    paths = brainio_catalog.local_paths(LOCAL_FILES)
+    found = {remote.name: paths.get(remote.name, remote.path) for remote in remotes}
+    return {name: path for name, path in found.items() if path is not None}
+
+
+def on_disk_sha1(remotes):
+    """Object name -> sha1 of each file read in place, as it is on disk now (None: no file; the fetch says so).
+    Digests are kept while a file's size and times are unchanged (.snakemake/brainpipe/local_sha1.json)."""
+    return {name: brainio_catalog.file_sha1(path, ".snakemake/brainpipe/local_sha1.json")
+            for name, path in on_disk(remotes).items()}
+
+
+def fold_mem_mb(wildcards, input):
+    """Memory of a fold job (MB): three times its inputs, plus, for a spantime fit solved in sample space, its
+    (bin × stimulus) matrices (read from the files' headers; Snakemake evaluates this again once they exist)."""
+    source = str(input.source)
+    estimate = mb([source, input.target], factor=3)
+    b = get_benchmark(wildcards.benchmark)
+    if b.kind != "temporal" or not (Path(source).is_file() and Path(input.target).is_file()):
+        return estimate
+    from brainpipe.io.netcdf_arrays import dimension_sizes
+
+    target, layer = dimension_sizes(input.target), dimension_sizes(source)
+    extra = spantime_sample_space_bytes(b, target["presentation"], target["time_bin"], layer["neuroid"])
+    return estimate + int(extra / 1e6)

@@ -5,18 +5,25 @@
 # (src/brainpipe/data/catalog.py); a cached file with the right sha1 is never downloaded again.
 #
 # Rerun policy: the sha1s are params (a catalog or checksum change reruns the fetch and everything after it).
-# Where the files come from (data.base_url or $BRAINPIPE_DATA_URL, data.cache_dir, data.local_files) is read
-# by the scripts from the config instead: a mirror, a moved cache or a local copy of the same file (same sha1,
-# checked) cannot change a result, so it must not re-extract activations of every model.
+# Where downloads come from (data.base_url or $BRAINPIPE_DATA_URL, data.cache_dir) is read by the scripts from
+# the config instead: a mirror or a moved cache serves the same bytes (sha1 checked), so it must not re-extract
+# activations of every model. Files on disk (data.local_files, declared benchmark_zoo files) are the user's and
+# can change under the same name: their paths are inputs and their sha1s on disk params, so pointing an entry at
+# another file, or changing the file's bytes, reruns the fetch and what follows (a cleaned copy, say).
 import re
 
 from brainpipe.data import catalog as brainio_catalog
 
 
-try:  # the catalog, with the test-only checksum overrides of config data.checksums_override applied
+LOCAL_FILES = (config.get("data") or {}).get("local_files") or {}
+try:  # the catalog, with the test-only checksum overrides (data.checksums_override) and local files' own sha1s
     CATALOG = brainio_catalog.load_catalog((config.get("data") or {}).get("checksums_override"), registry=REGISTRY)
 except ValueError as error:
     raise WorkflowError(f"config data.checksums_override: {error}") from None
+try:
+    CATALOG = CATALOG.with_checksums(brainio_catalog.local_checksums(LOCAL_FILES))
+except ValueError as error:
+    raise WorkflowError(f"config data.local_files: {error}") from None
 
 # Stimulus folders and raw assemblies of every downloaded data set the config grid's benchmarks use (the input
 # of the partial target `fetch`). The benchmark families name their data by catalog key; a family whose data set
@@ -39,16 +46,14 @@ for _family in {get_benchmark(identifier).family for identifier in config["bench
 
 rule fetch_stimuli:
     input:
-        lambda wildcards: local_data((CATALOG.stimulus_set(wildcards.stimulus_set).csv,
-                                      CATALOG.stimulus_set(wildcards.stimulus_set).zip)),
+        lambda wildcards: sorted(on_disk(stimulus_files(wildcards)).values()),
     output:
         directory("resources/stimuli/{stimulus_set}"),
     params:
         code=library_code("data/fetch", "data/catalog", "data/stimuli"),
         # object name -> sha1: a catalog or checksum change reruns the job (and everything downstream)
-        files=lambda wildcards: {remote.name: remote.sha1 for remote in
-                                 (CATALOG.stimulus_set(wildcards.stimulus_set).csv,
-                                  CATALOG.stimulus_set(wildcards.stimulus_set).zip)},
+        files=lambda wildcards: {remote.name: remote.sha1 for remote in stimulus_files(wildcards)},
+        on_disk=lambda wildcards: on_disk_sha1(stimulus_files(wildcards)),
     wildcard_constraints:
         stimulus_set="|".join(map(re.escape, CATALOG.stimulus_sets)),
     resources:
@@ -67,13 +72,14 @@ rule fetch_stimuli:
 rule fetch_assembly:
     input:
         stimuli=lambda wildcards: f"resources/stimuli/{CATALOG.assembly(wildcards.dataset).stimulus_set}",
-        local=lambda wildcards: local_data([CATALOG.assembly(wildcards.dataset).file]),
+        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
     output:
         "resources/assemblies/{dataset}.nc",
     params:
         code=library_code("data/fetch", "data/catalog", "behaviour/data"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
+        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,
         # a declared data set's coordinate names in its file (brainpipe name -> file name)
         coords=lambda wildcards: dict(family_of_dataset(wildcards.dataset).coords),

@@ -20,7 +20,7 @@ rule fit_fold:
         "folds"
     threads: 1
     resources:
-        mem_mb=lambda wildcards, input: mb([input.source, input.target], factor=3),
+        mem_mb=fold_mem_mb,
         runtime=30,
     benchmark:
         "logs/timing/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"

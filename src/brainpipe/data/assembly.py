@@ -94,7 +94,13 @@ def average_repetitions(assembly: xr.DataArray) -> xr.DataArray:
     return xr.DataArray(means, dims=dims, coords=coords, name=assembly.name, attrs=assembly.attrs)
 
 
-def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None, source="assembly"):
+#: How to use a corrected copy of the recordings, in the messages about missing responses (the workflow names
+#: the exact config key of the data set: :func:`brainpipe.data.catalog.cleaned_copy_advice`).
+CLEANED_COPY = "point data.local_files at the cleaned copy"
+
+
+def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None, source="assembly",
+            cleaned_copy=CLEANED_COPY):
     """Return (target, repetitions) for one region, both (presentation, neuroid[, time_bin]) float32."""
     check_assembly(assembly, source)
     regions = np.unique(assembly["region"].values.astype(str))
@@ -108,7 +114,7 @@ def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None
     if np.isinf(values).any():
         raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite values in region {region}")
     target = average_repetitions(repetitions)
-    check_finite_target(target, repetitions, region, source)
+    check_finite_target(target, repetitions, region, source, cleaned_copy)
     return target, repetitions
 
 
@@ -117,7 +123,8 @@ def _some(names, limit=10):
     return ", ".join(names[:limit]) + (f" ... (+{len(names) - limit} more)" if len(names) > limit else "")
 
 
-def check_finite_target(target: xr.DataArray, repetitions: xr.DataArray, region, source="assembly"):
+def check_finite_target(target: xr.DataArray, repetitions: xr.DataArray, region, source="assembly",
+                        cleaned_copy=CLEANED_COPY):
     """Raise one ValueError if the repetition-averaged target has a NaN anywhere; warn about NaN trials.
 
     The target averages the finite trials of each stimulus (Brain-Score's skipna mean), so it is NaN exactly
@@ -140,8 +147,7 @@ def check_finite_target(target: xr.DataArray, repetitions: xr.DataArray, region,
         raise ValueError(
             f"{source}: {int(dead_stimuli.sum())} of {len(stimuli)} stimuli have no finite response (every trial "
             f"of every neuroid is NaN) in region {region}: {_some(stimuli[dead_stimuli])}. Remove these "
-            f"presentations from the recordings (or check how the file was made) and point data.local_files at the "
-            f"cleaned copy")
+            f"presentations from the recordings (or check how the file was made) and {cleaned_copy}")
     bad = missing.any(axis=0)
     if bad.any():
         examples = []
@@ -153,8 +159,7 @@ def check_finite_target(target: xr.DataArray, repetitions: xr.DataArray, region,
             f"(every trial NaN) to some stimuli: {_some(neuroids[bad])} ({'; '.join(examples)}). A regression "
             f"cannot fit a missing response and the ceiling would skip these neuroids, so nothing is scored. "
             f"Remove these neuroids from the recordings, e.g. "
-            f"a = a.isel(neuroid=~a['neuroid_id'].isin(ids)) with xarray, and point data.local_files at the "
-            f"cleaned copy")
+            f"a = a.isel(neuroid=~a['neuroid_id'].isin(ids)) with xarray, and {cleaned_copy}")
     nan_trials = np.isnan(repetitions.transpose("presentation", "neuroid", ...).values)
     if nan_trials.ndim == 3:
         nan_trials = nan_trials.any(axis=2)

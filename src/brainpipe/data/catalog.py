@@ -183,6 +183,73 @@ def load_catalog(checksums_override: str | os.PathLike | None = None, registry=N
     return Catalog(registry.assemblies, registry.stimulus_sets).with_checksums(read_checksums(checksums_override))
 
 
+def local_paths(local_files: Mapping | None) -> dict[str, str]:
+    """Object name -> path of config ``data.local_files``, whose entries are a path or ``{path: ..., sha1: ...}``
+    (a file of your own under a catalog name, e.g. a copy cleaned of NaN recording sites, with its own sha1)."""
+    return {name: entry["path"] if isinstance(entry, Mapping) else entry
+            for name, entry in (local_files or {}).items()}
+
+
+def local_checksums(local_files: Mapping | None) -> dict[str, str]:
+    """Object name -> sha1 of the ``data.local_files`` entries that declare their own sha1 (they replace the
+    catalog's: the file is knowingly not the one Brain-Score publishes, and score JSONs record its sha1)."""
+    return {name: entry["sha1"] for name, entry in (local_files or {}).items()
+            if isinstance(entry, Mapping) and entry.get("sha1")}
+
+
+def cleaned_copy_advice(remote: RemoteFile, local_files: Mapping | None = None, cache_dir="resources/cache") -> str:
+    """How to make the workflow read a corrected copy of the data file ``remote`` (e.g. without NaN recording
+    sites) instead of it: the file to start from and the config key to set, such that the next run of the same
+    command redoes the fetch and everything after it (local files' paths and sha1s are inputs of the fetch)."""
+    original = resolve(remote, cache_dir, DEFAULT_BASE_URL, local_files).path
+    declared = remote.name not in (local_files or {}) and (remote.path is not None or remote.url is not None)
+    start = f"(the recordings are {original}; never edit that file in place) "
+    if declared:  # a benchmark_zoo entry's own file (object name assy_<name>.nc, see benchmarks/declared.py)
+        name = remote.name.removeprefix("assy_").removesuffix(".nc")
+        sha1 = " and its assembly.sha1 to the copy's sha1 (sha1sum cleaned.nc)" if remote.sha1 else ""
+        return (f"{start}save the cleaned copy under a new name (a.to_netcdf('cleaned.nc')), set config "
+                f"benchmark_zoo.{name}.assembly.file to it{sha1}, and rerun the same command")
+    return (f"{start}save the cleaned copy under a new name (a.to_netcdf('cleaned.nc')), declare it in the config as "
+            f"data: {{local_files: {{{remote.name}: {{path: cleaned.nc, sha1: <sha1sum cleaned.nc>}}}}}} (its own "
+            f"sha1: it is knowingly not the published file), and rerun the same command")
+
+
+def file_sha1(path: str | os.PathLike, cache_file: str | os.PathLike | None = None) -> str | None:
+    """sha1 of a file on disk; None where there is no file. With ``cache_file`` (a JSON file), a digest is
+    reused while the file's path, size, mtime, ctime and inode are unchanged, so that a multi-GB local file is read once
+    rather than at every workflow start. The key holds the ctime too, which a write always moves on (an mtime can be
+    put back, e.g. by ``cp -p`` or ``touch -r``)."""
+    import hashlib
+
+    path = Path(path).expanduser()
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    key = f"{path.resolve()}|{info.st_size}|{info.st_mtime_ns}|{info.st_ctime_ns}|{info.st_ino}"
+    cache = {}
+    if cache_file is not None:
+        try:
+            cache = json.loads(Path(cache_file).read_text())
+        except (OSError, ValueError):
+            cache = {}
+        if isinstance(cache, dict) and key in cache:
+            return cache[key]
+    digest = hashlib.sha1()
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    if cache_file is not None:
+        from brainpipe.io import write_json  # atomic: concurrent workflow starts never read half a file
+
+        stale = f"{path.resolve()}|"  # older digests of this path
+        cache = {k: v for k, v in cache.items() if not k.startswith(stale)} if isinstance(cache, dict) else {}
+        cache[key] = digest.hexdigest()
+        Path(cache_file).parent.mkdir(parents=True, exist_ok=True)
+        write_json(cache, cache_file)
+    return digest.hexdigest()
+
+
 def base_url(configured: str | None = None) -> str:
     """Base URL of the store: ``configured`` if set, else ``$BRAINPIPE_DATA_URL``, else :data:`DEFAULT_BASE_URL`.
 
@@ -231,12 +298,12 @@ def resolve(remote: RemoteFile, cache_dir: str | os.PathLike, base: str,
         Download cache root; the file goes to :func:`cache_path`.
     base : str
         Base URL (see :func:`base_url`).
-    local_overrides : mapping of object name to path, optional
+    local_overrides : mapping of object name to path (or to ``{path: ..., sha1: ...}``), optional
         Files the user already has (e.g. a family's private assembly). A listed file is used in place:
         ``Resolved.path`` is that path (``~`` expanded) and ``Resolved.url`` is None.
     """
     if local_overrides and remote.name in local_overrides:
-        return Resolved(remote, Path(local_overrides[remote.name]).expanduser(), None)
+        return Resolved(remote, Path(local_paths(local_overrides)[remote.name]).expanduser(), None)
     if remote.path is not None:  # declared data on disk
         return Resolved(remote, Path(remote.path).expanduser(), None)
     if remote.url is not None:   # declared data at its own URL: cached like the store's files

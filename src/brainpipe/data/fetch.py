@@ -365,8 +365,10 @@ def fetch_file(remote: RemoteFile, cache_dir: str | os.PathLike, base_url: str,
         actual = sha1_of(where.path)
         if remote.sha1 is not None and actual != remote.sha1:  # declared local data may come without a sha1
             raise FetchError(f"Local file {where.path} (configured for {remote.name}) has sha1 {actual}, expected "
-                             f"{remote.sha1}: it is not the file Brain-Score publishes under that name. "
-                             "Point data.local_files at the right file.")
+                             f"{remote.sha1}: it is not the file that name stands for. Point data.local_files at "
+                             "the right file; or, if it is a copy you changed on purpose (e.g. cleaned of NaN "
+                             f"recording sites), declare its sha1: data: {{local_files: {{{remote.name}: "
+                             f"{{path: {where.path}, sha1: {actual}}}}}}} (score JSONs then record that sha1).")
         return where.path
     if where.path.is_file():
         actual = sha1_of(where.path)

@@ -134,9 +134,25 @@ def _disk_full(destination, error):
             full = shutil.disk_usage(destination.parent).free < _NEARLY_FULL
     if not full:
         return None
+    # a writer that checked the free space first said how many bytes it needed: keep that
+    needed = f" ({error.strerror})" if isinstance(error, DiskFullError) and error.strerror else ""
     return DiskFullError(errno.ENOSPC, f"cannot write {destination}: the disk is full (no space left on the file "
-                                       f"system that holds {destination.parent}). Nothing was kept; free space "
-                                       "there and rerun.")
+                                       f"system that holds {destination.parent}){needed}. Nothing was kept; free "
+                                       "space there and rerun.")
+
+
+def check_free_space(path, needed: int):
+    """Raise :class:`DiskFullError` unless the file system holding ``path`` has ``needed`` bytes free.
+
+    The NetCDF library cannot be trusted to fail cleanly on a full disk: writing the rows of a file whose storage
+    does not fit killed the extraction job with SIGSEGV (no message, its staging folder left behind). Checking
+    first turns that into an exception the atomic writers clean up after.
+    """
+    path = Path(path)
+    free = shutil.disk_usage(path.parent).free
+    if free < needed:
+        raise DiskFullError(errno.ENOSPC, f"disk full: writing {path} needs {needed} bytes ({needed / 1e6:.1f} MB), "
+                                          f"the file system holding {path.parent} has {free} bytes free")
 
 
 @contextlib.contextmanager
@@ -270,17 +286,21 @@ _DIRECTORY_OUTPUT_MARK = ".snakemake_timestamp"
 
 
 def _redo_advice(path):
-    """How to make the workflow write ``path`` again.
+    """How to make the workflow write ``path`` again, in one step.
 
-    A file inside a ``directory()`` output (an activations folder holds one file per layer) is not an output
-    itself: deleting it leaves Snakemake believing the folder is complete, so the folder must go as a whole.
+    Deleting a corrupt output is not enough: Snakemake keeps the outputs already made from it (a job whose input is
+    missing but whose output exists is not rerun), so the fold JSONs that failed on a corrupt Gram would stay
+    missing behind a "Nothing to be done". ``--forcerun <file>`` rewrites the file and redoes everything made from
+    it, whether or not it was deleted. A file inside a ``directory()`` output (an activations folder holds one
+    file per layer) is not an output itself: the folder is what to name.
     """
     folder = path.parent
     if (folder / _DIRECTORY_OUTPUT_MARK).exists():
-        return (f"It belongs to the folder {folder}, which one job writes as a whole, so deleting only this file "
-                f"does not make Snakemake redo it: delete the whole folder (rm -r '{folder}') and rerun the same "
-                "snakemake command.")
-    return f"Delete it (rm '{path}') and rerun the same snakemake command to write it again."
+        return (f"It belongs to the folder {folder}, which one job writes as a whole: rerun the same snakemake "
+                f"command with --forcerun '{folder}' added, which writes the folder again and redoes everything "
+                "made from it (deleting files by hand leaves what was made from them in place).")
+    return (f"Rerun the same snakemake command with --forcerun '{path}' added: it writes the file again and redoes "
+            "everything made from it (deleting the file alone leaves what was made from it in place).")
 
 
 def read_netcdf(path, required_coords=(), required_dims=()):
@@ -306,6 +326,22 @@ def read_netcdf(path, required_coords=(), required_dims=()):
     return array
 
 
+def _coordinate_bytes(dataset) -> int:
+    """An upper estimate of the bytes a Dataset's coordinates take in a NetCDF4 file: numbers as stored, text as
+    HDF5 variable-length strings (the text plus 64 bytes of heap and reference per string; measured 52-57 for a
+    layer's neuroid_id and layer coordinates), plus 64 KiB of headers."""
+    import numpy as np
+
+    total = 1 << 16
+    for variable in dataset.variables.values():
+        values = np.asarray(variable.values)
+        if values.dtype.kind in "OUS":
+            total += sum(len(str(value).encode()) for value in values.ravel()) + 64 * values.size
+        else:
+            total += values.nbytes
+    return total
+
+
 class NetcdfRowWriter:
     """Write one 2-D DataArray to NetCDF a block of rows at a time, so it never has to be in memory whole.
 
@@ -319,7 +355,9 @@ class NetcdfRowWriter:
     ...     out.write(0, first_rows); out.write(len(first_rows), next_rows)
     """
 
-    def __init__(self, path, name, dims, shape, coords, attrs, dtype="float32"):
+    def __init__(self, path, name, dims, shape, coords, attrs, dtype="float32", reserved=0):
+        """``reserved``: bytes that other files on the same disk still need (writers opened before this one,
+        whose rows are not written yet); the free space must hold them and this file's values."""
         import netCDF4  # imported here: only extraction streams, and netCDF4 is a heavy import
         import numpy as np
         import xarray as xr
@@ -327,11 +365,15 @@ class NetcdfRowWriter:
         if name in coords or name in dims:
             raise ValueError(f"{path}: variable name {name!r} collides with a coordinate or dimension")
         self.path, self.name, self.shape, self.dtype = Path(path), name, tuple(shape), np.dtype(dtype)
+        self.nbytes = int(np.prod(self.shape)) * self.dtype.itemsize  # the values, written later row by row
         # xarray writes the coordinates (string encoding, dimension order) exactly as DataArray.to_netcdf does.
         skeleton = xr.Dataset(coords=coords)
         if tuple(skeleton.sizes[dim] for dim in dims) != self.shape:
             raise ValueError(f"{path}: coordinates give shape {dict(skeleton.sizes)}, expected {dims}={self.shape}")
+        # the coordinates are written now, the values later: the disk must hold both (and what is reserved)
+        check_free_space(self.path, _coordinate_bytes(skeleton) + self.nbytes + reserved)
         skeleton.to_netcdf(self.path, engine="netcdf4")
+        check_free_space(self.path, self.nbytes + reserved)  # what the coordinates really took: room left for rows?
         non_dimension = sorted(name for name in skeleton.coords if name not in skeleton.dims)
         self._file = netCDF4.Dataset(self.path, "a")
         try:

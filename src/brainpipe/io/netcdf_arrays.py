@@ -112,3 +112,11 @@ def _values(variable, coordinate=False) -> np.ndarray:
         if values.dtype.kind != "f" or not (isinstance(fill, float | np.floating) and math.isnan(fill)):
             raise _NeedsXarray(variable.name)  # a number as the fill value: xarray masks (and may cast) it
     return values
+
+
+def dimension_sizes(path) -> dict[str, int]:
+    """The dimension sizes of a NetCDF file, from its header alone (the rules' memory estimates read them)."""
+    import netCDF4
+
+    with netCDF4.Dataset(path) as dataset:
+        return {name: len(dimension) for name, dimension in dataset.dimensions.items()}

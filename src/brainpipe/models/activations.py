@@ -253,9 +253,11 @@ def _stream_to_files(model, stimuli_folder, files, batch_size, num_workers, prog
             if not writers:  # the first batch tells each layer's width
                 for layer in layers:
                     shape = batch.shapes[layer]
+                    # each writer checks that the disk holds its values and those of the writers before it
                     writers[layer] = NetcdfRowWriter(
                         files[layer], f"{model.identifier}.{layer}", DIMS, (len(paths), int(np.prod(shape))),
-                        _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer))
+                        _coords(model.identifier, layer, shape, stimulus_ids), _attrs(model.identifier, layer),
+                        reserved=sum(writer.nbytes for writer in writers.values()))
             for layer, values in batch.outputs.items():
                 writers[layer].write(batch.start, values)
     finally:

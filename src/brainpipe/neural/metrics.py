@@ -8,6 +8,7 @@ brainscore_vision/metric_helpers/temporal.py): one regression on (time_bin × st
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -100,6 +101,17 @@ def _regression_params(benchmark):
     if name == "ridge":
         params["alpha"] = float(benchmark.settings.get("ridge_alpha", 1.0))
     return name, params
+
+
+def spantime_sample_space_bytes(benchmark: FoldBenchmark, n_stimuli: int, n_bins: int, n_features: int) -> int:
+    """Memory a spantime fold fit needs beyond its inputs where it solves in sample space: its samples are the
+    (bin × training stimulus) pairs, and PLS's kernel path (only for ``features >= 2 × samples``) or ridge's dual
+    (``samples <= features``) hold about four samples × samples float64 matrices at once (the Gram, its
+    symmetrised copy, the deflated or factorised copy, a temporary). Zero where the fit stays in feature space."""
+    name, _ = _regression_params(benchmark)
+    samples = n_bins * math.ceil(n_stimuli * float(benchmark.settings.get("train_size", 0.9)))
+    in_sample_space = {"pls": n_features >= 2 * samples, "ridge": samples <= n_features}.get(name, False)
+    return 4 * 8 * samples * samples if in_sample_space else 0
 
 
 def pls_cap(benchmark: FoldBenchmark, n_train: int, n_features: int):
@@ -213,7 +225,7 @@ def _undefined_correlation_message(error, benchmark: FoldBenchmark, target: xr.D
 
 
 def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
-    from .regression import make_regression
+    from .regression import StackedBins, make_regression, resolve_device
 
     name, params = _regression_params(benchmark)
     if benchmark.kind == "temporal":
@@ -222,9 +234,11 @@ def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
         n_bins = Y.shape[2]
         # A static model's output holds for every bin (Brain-Score's TemporalAligned): index it, don't copy it.
         source_bin = (lambda b: X[:, :, b]) if X.ndim == 3 else (lambda b: X)
-        stack = lambda part, idx: np.concatenate([part(b)[idx] for b in range(n_bins)])  # (bin × stimulus) samples
-        regression = make_regression(name, device=device, **params).fit(stack(source_bin, train),
-                                                                         stack(lambda b: Y[:, :, b], train))
+        # One fit on the (bin × stimulus) samples. The design is never stacked (time × presentation × features at
+        # once, GBs for a wide layer): StackedBins hands the regression the blocks it reads; the targets are small.
+        samples = StackedBins(X, train, n_bins, device=resolve_device(device))
+        targets = np.concatenate([Y[train, :, b] for b in range(n_bins)])
+        regression = make_regression(name, device=device, **params).fit(samples, targets)
         static_prediction = regression.predict(X[test]) if X.ndim == 2 else None
         per_bin = [pearson_columns(static_prediction if static_prediction is not None
                                    else regression.predict(source_bin(b)[test]), Y[test, :, b])

@@ -57,6 +57,66 @@ def make_regression(name: str, device: str = "cpu", **params) -> "Regression":
 
 
 # --------------------------------------------------------------------------------------------------
+# The samples of a spantime fit, without stacking them
+
+
+class StackedBins:
+    """The (time bin × stimulus) design of a spantime fit, ``[source(b)[train] for b in bins]`` stacked by rows,
+    given to a regression's ``fit`` without being built.
+
+    Stacked, it is the time × presentation × features product: 18 bins × 288 stimuli × 150528 pixels is 3.1 GB as
+    float32, and building it from per-bin copies took twice that (a demo fold job grew past 9 GB). The regressions
+    only ever read X in row blocks (``X[rows]``) and column blocks (``X[:, cols]``), each converted or centred as a
+    fresh copy; this object hands them exactly those blocks, made from the source on request, so every product
+    sees the same numbers in the same shapes as with the stacked array, and memory holds one block.
+
+    ``source``: (n, features) for a static model (one output for every bin, Brain-Score's TemporalAligned), or
+    (n, features, bins); ``train``: the fold's training rows; ``n_bins``: the target's bins.
+    """
+
+    def __init__(self, source, train, n_bins: int, device: str = "cpu"):
+        source = np.asarray(source)
+        if source.dtype != np.float64:
+            source = np.asarray(source, dtype=np.float32)  # as Regression._as_x converts a stacked X
+        _check_finite(source, "X")
+        if source.ndim == 3 and source.shape[2] != n_bins:
+            raise ValueError(f"X has {source.shape[2]} time bins, the target {n_bins}")
+        self._source = torch.from_numpy(np.ascontiguousarray(source)).to(device)
+        self._train = torch.as_tensor(np.asarray(train), dtype=torch.long, device=self._source.device)
+        self.n_bins = int(n_bins)
+        self.shape = (self.n_bins * len(self._train), source.shape[1])
+        self.dtype, self.device = self._source.dtype, self._source.device
+
+    def element_size(self) -> int:
+        return self._source.element_size()
+
+    def __getitem__(self, key) -> torch.Tensor:
+        rows, cols = key if isinstance(key, tuple) else (key, slice(None))
+        if not isinstance(rows, slice) or not isinstance(cols, slice):
+            raise TypeError("StackedBins gives row and column blocks (slices) only")
+        if rows == slice(None):  # a column block of every sample: bin after bin, each the training rows
+            block = self._source[:, cols][self._train]  # (train, cols) or (train, cols, bins)
+            if block.ndim == 2:
+                return block.repeat(self.n_bins, 1)
+            return block.permute(2, 0, 1).reshape(-1, block.shape[1])
+        index = torch.arange(*rows.indices(self.shape[0]), device=self.device)
+        stimuli = self._train[index % len(self._train)]
+        if self._source.ndim == 2:
+            return self._source[stimuli][:, cols]
+        return self._source[stimuli, cols, index // len(self._train)]  # (rows, cols): the indexed axes go first
+
+    def sum(self, dim: int, dtype=None) -> torch.Tensor:
+        """Column sums (``dim=0``), over column blocks of every sample."""
+        if dim != 0:
+            raise ValueError("StackedBins sums over samples (dim=0) only")
+        out = torch.empty(self.shape[1], dtype=dtype or self.dtype, device=self.device)
+        step = max(1, Regression._BLOCK_COLUMNS_BYTES // (self.shape[0] * self.element_size()))
+        for start in range(0, self.shape[1], step):
+            out[start:start + step] = self[:, start:start + step].sum(dim=0, dtype=dtype)
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
 # Shared helpers
 
 
@@ -67,12 +127,19 @@ class Regression:
     ``X`` : array of shape (n_samples, n_features), ``Y`` : array of shape (n_samples, n_targets).
     """
 
+    _BLOCK_COLUMNS_BYTES = 16 * 2**20  # column blocks of a StackedBins' sums
+
     def __init__(self, device: str = "cpu"):
         self.device = resolve_device(device)
 
     # ---- conversion -------------------------------------------------------------------------------
     def _as_x(self, X, *, fitting: bool) -> torch.Tensor:
-        """X as a 2-D torch tensor on the device, float64 if given float64 else float32, not copied on CPU."""
+        """X as a 2-D torch tensor on the device, float64 if given float64 else float32, not copied on CPU
+        (a :class:`StackedBins` as it is: it makes its blocks on request)."""
+        if isinstance(X, StackedBins):
+            if fitting and X.shape[0] < 2:
+                raise ValueError(f"need at least 2 samples to fit, got {X.shape[0]}")
+            return X
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")

@@ -32,6 +32,7 @@ def logged(log_path, stage):
         watch = stop_when_snakemake_dies(log)
         try:
             yield log
+            print(peak_memory_line(), file=log)
         except KeyboardInterrupt:
             if not watch.fired.is_set():
                 raise  # Ctrl-C: Snakemake reports the interrupted job itself
@@ -131,3 +132,26 @@ def _alive(pid, started):
         return os.getppid() == pid
     stat = _stat(pid)
     return stat is not None and stat[0] not in ("Z", "X") and stat[19] == started
+
+
+#: The line each stage's log ends with; perf/rule_memory.py reads it (the job's own peak, exact, where Snakemake's
+#: benchmark samples the memory once a second).
+PEAK_MEMORY = "peak memory (resident): {self} MB this process, {children} MB its largest child process"
+
+
+def peak_memory_line() -> str:
+    """The peak resident memory of this process and of its largest finished child (decode workers), in MB.
+
+    This process's own peak is /proc's VmHWM where there is one: getrusage's ru_maxrss survives exec, so a job
+    started from the Snakemake process would report Snakemake's size at the fork instead of its own."""
+    import resource
+
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, kB on Linux
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+    try:
+        with open("/proc/self/status") as status:
+            own = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        pass
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
+    return PEAK_MEMORY.format(self=round(own / 1e6), children=round(children / 1e6))
