@@ -43,6 +43,15 @@ def _unknown_keys(name, where, entry, allowed):
             _fail(name, where, f"unknown key {key!r}{closest(key, allowed)}; allowed: {sorted(allowed)}")
 
 
+def _checked_coords(name, where, block, known):
+    """``block['coords']`` (brainpipe name -> name in the file), a mapping of known names; ValueError otherwise."""
+    coords = block.get("coords") or {}
+    if not isinstance(coords, dict):
+        _fail(name, f"{where}.coords", f"expected a mapping brainpipe name -> name in the file, got {coords!r}")
+    _unknown_keys(name, f"{where}.coords", coords, set(known))
+    return coords
+
+
 def _remote(name, key, location, sha1, object_name):
     """A declared file: a URL (sha1 required: downloads are checked) or a local path (sha1 checked if given)."""
     if not isinstance(location, str) or not location:
@@ -97,10 +106,7 @@ def declared_family(name: str, entry: dict) -> tuple[Family, dict, dict]:
     if not isinstance(assembly, dict) or "file" not in assembly:
         _fail(name, "assembly", "expected {file: <NetCDF path or URL>, sha1: ..., coords: {...}}")
     _unknown_keys(name, "assembly", assembly, ASSEMBLY_KEYS)
-    coords = assembly.get("coords") or {}
-    if not isinstance(coords, dict):
-        _fail(name, "assembly.coords", f"expected a mapping brainpipe name -> name in the file, got {coords!r}")
-    _unknown_keys(name, "assembly.coords", coords, set(COORDS))
+    coords = _checked_coords(name, "assembly", assembly, COORDS)
 
     regions = entry["regions"]
     if not isinstance(regions, list) or not regions or not all(isinstance(r, str) and r.isalnum() for r in regions):

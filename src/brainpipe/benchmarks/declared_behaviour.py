@@ -23,7 +23,7 @@ import hashlib
 import json
 
 from .base import BEHAVIOUR_NORMALISATIONS, Behaviour, Family, closest
-from .declared import _fail, _remote, _unknown_keys
+from .declared import _checked_coords, _fail, _remote, _unknown_keys
 from brainpipe.data.catalog import AssemblyEntry, StimulusSetEntry
 
 KEYS = {"stimuli", "stimulus_set", "behaviour", "task", "labels", "fitting_stimuli", "fitting_label_column",
@@ -165,10 +165,7 @@ def declared_behaviour_family(name: str, entry: dict) -> tuple[Family, dict, dic
         _fail(name, "behaviour", "expected {file: <NetCDF of the human trials>, sha1: ..., coords: {...}} "
                                  "(make it from a CSV of trials with `brainpipe package --choices`)")
     _unknown_keys(name, "behaviour", human, BEHAVIOUR_KEYS)
-    coords = human.get("coords") or {}
-    if not isinstance(coords, dict):
-        _fail(name, "behaviour.coords", f"expected a mapping brainpipe name -> name in the file, got {coords!r}")
-    _unknown_keys(name, "behaviour.coords", coords, set(COORDS))
+    coords = _checked_coords(name, "behaviour", human, COORDS)
 
     task = entry["task"]
     if task not in TASKS:

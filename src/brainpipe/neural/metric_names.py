@@ -1,5 +1,5 @@
 """The neural metrics brainpipe computes, by kind: the metric suffix of a benchmark identifier
-(``MajajHong2015.IT-pls``). Benchmark definitions check identifiers against these; the fold runner dispatches on
+(``<Family>.<region>-pls``). Benchmark definitions check identifiers against these; the fold runner dispatches on
 them."""
 
 REGRESSION_METRICS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
