@@ -18,7 +18,7 @@ endif
 
 .PHONY: setup demo test test-slow test-slurm bench lint clean
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed $(VENV)/.startup-hook
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("brainpipe needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -28,6 +28,12 @@ ifeq ($(TORCH),cpu)
 endif
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+# Snakemake reads --configfile overlays before the Snakefile and says only "not valid JSON or YAML" for a syntax
+# error; this .pth makes it name the file, line and column (src/brainpipe_startup.py says how).
+$(VENV)/.startup-hook: $(VENV)/.installed
+	$(BIN)/python -c 'import sysconfig, pathlib; pathlib.Path(sysconfig.get_paths()["purelib"], "brainpipe-startup.pth").write_text("import brainpipe_startup; brainpipe_startup.install()\n")'
 	touch $@
 
 demo: setup

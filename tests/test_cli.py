@@ -51,3 +51,11 @@ def test_update_merges_mappings_and_replaces_lists():
     assert cli._update(base, overlay) == {"models": ["c"], "batch_size": 8,
                                           "model_zoo": {"a": {"layers": {"IT": "z", "V4": "y"}}, "c": {}}}
     assert base["model_zoo"]["a"]["layers"]["IT"] == "x"  # the base is not changed
+
+
+def test_list_names_line_and_column_of_a_yaml_error_in_config(tmp_path):
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("models:\n  - pixels\n\tdevice: cpu\n")
+    result = subprocess.run([BRAINPIPE, "list", "--config", str(overlay)], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode != 0
+    assert f"brainpipe: {overlay}, line 3, column 1: YAML syntax error" in result.stderr, result.stderr

@@ -260,7 +260,9 @@ def test_yaml_syntax_error_names_file_and_line(tmp_path):
 @pytest.mark.parametrize("config_text, override, expected", [
     (None, "modles: [pixels]\n", "config modles: unknown key 'modles'; did you mean 'models'?"),
     ("models: [pixels\nbenchmarks: []\n", None, "config/config.yaml, line 2, column 11: YAML syntax error"),
-], ids=["unknown-top-level-key", "yaml-syntax"])
+    # an overlay is read by Snakemake's command line before the Snakefile: the venv's startup hook names it
+    (None, "models:\n  - pixels\n\tdevice: cpu\n", "override.yaml, line 3, column 1: YAML syntax error"),
+], ids=["unknown-top-level-key", "yaml-syntax", "yaml-syntax-in-overlay"])
 def test_snakemake_stops_at_parse_time_with_the_message(tmp_path, config_text, override, expected):
     (tmp_path / "config").mkdir()
     config = (ROOT / "config" / "config.yaml").read_text() if config_text is None else config_text
@@ -277,3 +279,17 @@ def test_snakemake_stops_at_parse_time_with_the_message(tmp_path, config_text, o
     assert expected in output, output[-3000:]
     assert "Failed validating" not in output and "$schema" not in output, output[-3000:]
     assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
+
+
+def test_startup_hook_is_installed_and_imports_no_brainpipe():
+    """make setup's .pth registers src/brainpipe_startup.py's hook; it must not import brainpipe at interpreter start
+    (which copy of the library a process uses is the Snakefile's choice: workflow_config.use_library_in_jobs)."""
+    import sysconfig
+
+    pth = Path(sysconfig.get_paths()["purelib"]) / "brainpipe-startup.pth"
+    assert pth.is_file(), f"{pth} is missing: run `make setup` (it installs the overlay YAML-error hook)"
+    probe = ("import sys, brainpipe_startup; "
+             "print(any(isinstance(f, brainpipe_startup._ConfigLoaderHook) for f in sys.meta_path), "
+             "any(m == 'brainpipe' or m.startswith('brainpipe.') for m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["True", "False"], result.stdout + result.stderr

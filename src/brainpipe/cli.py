@@ -22,6 +22,7 @@ import yaml
 from . import benchmarks as bench
 from ._version import __version__
 from .data import catalog
+from .pipeline.workflow_config import ConfigError, check_yaml_file
 
 DEFAULT_CONFIG = "config/config.yaml"
 
@@ -29,11 +30,11 @@ DEFAULT_CONFIG = "config/config.yaml"
 def _read_config(path: str) -> dict:
     path = Path(path)
     try:
-        config = yaml.safe_load(path.read_text())
+        config = check_yaml_file(path)
     except OSError as error:
         raise SystemExit(f"brainpipe: cannot read config {path} ({error.strerror}); pass --config PATH") from None
-    except yaml.YAMLError as error:
-        raise SystemExit(f"brainpipe: {path} is not valid YAML ({error})") from None
+    except ConfigError as error:
+        raise SystemExit(f"brainpipe: {error}") from None
     if not isinstance(config, dict):
         raise SystemExit(f"brainpipe: {path} must hold a YAML mapping")
     return config

@@ -450,18 +450,15 @@ def check_config_structure(config, schema_path):
 
 def check_yaml_file(path):
     """Parse a YAML config file; a syntax error becomes a ConfigError naming the file, line and column (Snakemake
-    itself says only "Config file is not valid JSON or YAML"). Returns the parsed content."""
+    itself says only "Config file is not valid JSON or YAML"). Returns the parsed content. The wording is shared with
+    the venv's startup hook, which does the same for ``--configfile`` overlays (src/brainpipe_startup.py)."""
     import yaml
+    from brainpipe_startup import located_yaml_error
 
-    try:
-        return yaml.safe_load(Path(path).read_text())
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
-        problem = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None))
-                           if part) or str(error)
-        advice = "a missing closing bracket, a tab used for indentation, or a key missing its ':' are common causes"
-        raise ConfigError(f"{where}: YAML syntax error: {problem}. Fix the file ({advice}).") from None
+    located = located_yaml_error(path)
+    if located is not None:
+        raise ConfigError(located)
+    return yaml.safe_load(Path(path).read_text())
 
 
 def use_library_in_jobs(library):
