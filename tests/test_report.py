@@ -177,3 +177,46 @@ def test_partly_missing_grid_tables(tmp_path):
     assert "Incomplete grid: 1 score(s) missing" in out["leaderboard.html"].read_text()
     assert report.write_grid_tables(paths[1:], [], ["net"], [IT], *(tmp_path / "none" / n for n in out)) == [("net", IT)]
     assert not (tmp_path / "none").exists()  # nothing scored: no table written
+
+
+def test_simulated_demo_data_stays_out_of_means_that_hold_real_data():
+    """Issue 23.4: the SyntheticShapes demo is shown beside a real benchmark but not averaged with it; a grid of
+    demo benchmarks only (make demo) averages them as before."""
+    real = "MajajHong2015public.IT-pls"
+    headlines = [headline("m", real, 0.3, parent="IT", data={"dataset": "MajajHong2015.public"}),
+                 headline("m", IT, 0.9, parent="IT", data={"dataset": "SyntheticShapes"}),
+                 headline("m", V4, 0.5, parent="V4", data={"dataset": "SyntheticShapes"})]
+    mixed = report.leaderboard(headlines, {}, models=["m"], benchmarks=[real, IT, V4], simulated=[IT, V4])
+    assert mixed.loc["m", "IT (mean)"] == pytest.approx(0.3)  # not (0.3 + 0.9) / 2
+    assert "V4 (mean)" not in mixed.columns  # V4 had only the demo
+    assert mixed.loc["m", "average"] == pytest.approx(0.3)
+    assert mixed.loc["m", IT] == pytest.approx(0.9)  # still shown
+    page = report.leaderboard_html(mixed, headlines, {}, simulated=[IT, V4])
+    assert "simulated demo data in a grid with real data: not in the means" in page
+    demo_only = report.leaderboard(headlines[1:], {}, models=["m"], benchmarks=[IT, V4], simulated=[IT, V4])
+    assert demo_only.loc["m", "average"] == pytest.approx(0.7)
+
+
+def test_single_shot_metric_error_is_null_and_shown_as_n_a():
+    """One fold has no spread: the score JSON's error is null (not 0) and the leaderboard says '± n/a'."""
+    from brainpipe.benchmarks import parse
+    from brainpipe.pipeline.scoring import aggregate
+
+    rdm = parse("SyntheticShapes.IT-rdm")
+    score = aggregate(rdm, [{"fold": 0, "value": 0.42}], {"ceiling": 0.84, "error": 0.01})
+    assert score["error"] is None and score["score"] == pytest.approx(0.5)
+    folds = [{"fold": 0, "value": 0.4}, {"fold": 1, "value": 0.6}]
+    assert aggregate(rdm, folds, {"ceiling": 1.0, "error": 0.0})["error"] == pytest.approx(0.1 / 2 ** 0.5)  # SEM
+    single = [headline("m", IT, 0.5, error=None, per_fold=(0.42,)), headline("m", V4, 0.2, error=0.012)]
+    page = report.leaderboard_html(report.leaderboard(single, {}, models=["m"], benchmarks=[IT, V4]), single, {})
+    assert "0.500 <span class='err'>± n/a</span>" in page
+    assert "0.200 <span class='err'>± 0.012</span>" in page
+    assert "± 0<" not in page and "± 0.0<" not in page
+
+
+def test_api_score_repr_with_no_error():
+    from brainpipe.api import Score
+
+    score = Score({"score": 0.5, "raw": 0.42, "ceiling": 0.84, "error": None, "layer": "l", "model": "m",
+                   "benchmark": IT})
+    assert "error=n/a" in repr(score) and score.error is None

@@ -53,7 +53,9 @@ class Score(float):
         return score
 
     def __repr__(self):
-        return (f"Score({float(self):.4f}, raw={self.raw:.4f}, ceiling={self.ceiling:.4f}, error={self.error:.4f}, "
+        # error is None for a single-shot metric (one fold, no error estimate): shown as n/a
+        error = "n/a" if self.error is None else f"{self.error:.4f}"
+        return (f"Score({float(self):.4f}, raw={self.raw:.4f}, ceiling={self.ceiling:.4f}, error={error}, "
                 f"layer={self.layer!r}, model={self.model!r}, benchmark={self.benchmark!r})")
 
 

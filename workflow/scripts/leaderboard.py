@@ -14,9 +14,9 @@ with logged(snakemake.log[0], "leaderboard"):
     for path in snakemake.input.ceilings:
         ceiling = read_json(path)
         ceilings[ceiling.get("benchmark", Path(path).stem)] = ceiling
-    table = leaderboard(headlines, ceilings, models=p.models, benchmarks=p.benchmarks)
+    table = leaderboard(headlines, ceilings, models=p.models, benchmarks=p.benchmarks, simulated=p.simulated)
     with atomic_path(snakemake.output.csv) as temporary:
         write_leaderboard_csv(table, temporary)
     with atomic_path(snakemake.output.html) as temporary:
-        temporary.write_text(leaderboard_html(table, headlines, ceilings))
+        temporary.write_text(leaderboard_html(table, headlines, ceilings, simulated=p.simulated))
     print(table.to_string(float_format=lambda v: f"{v:.4f}"))

@@ -72,7 +72,24 @@ def repeated_recordings(headlines, benchmarks):
     return repeats
 
 
-def aggregation(headlines, benchmarks):
+def left_out_of_means(headlines, benchmarks, simulated=()):
+    """benchmark -> why it is shown on the leaderboard but left out of every mean:
+
+    * a repeated recording (:func:`repeated_recordings`: one data set and region counts once, as on Brain-Score's
+      leaderboard, however many metrics score it);
+    * simulated data (``simulated``: benchmarks whose family generates its data, e.g. the SyntheticShapes demo) in a
+      grid that also scores real data: a demo score in a real average would change the model ranking with numbers
+      that say nothing about a brain. A grid of simulated benchmarks only (``make demo``) averages them as usual.
+    """
+    reasons = {b: f"same recording as {first}" for b, first in repeated_recordings(headlines, benchmarks).items()}
+    simulated = [b for b in benchmarks if b in set(simulated)]
+    if simulated and len(simulated) < len(benchmarks):
+        for b in simulated:
+            reasons.setdefault(b, "simulated demo data in a grid with real data")
+    return reasons
+
+
+def aggregation(headlines, benchmarks, simulated=()):
     """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
 
     Brain-Score's hierarchy: neural benchmarks -> their region (V1 ... IT); behavioural benchmarks -> their parent
@@ -80,9 +97,9 @@ def aggregation(headlines, benchmarks):
     ``behavior``, one top-level entry like a region; the ``average`` is the mean over the top-level entries.
     Benchmarks scored against the ground truth (``ENGINEERING_METRICS``: top-1 accuracy) get their parent's column
     but stay out of ``behavior`` and the average, as Brain-Score's engineering benchmarks. A child is a benchmark
-    id or another aggregate column."""
-    repeats = repeated_recordings(headlines, benchmarks)
-    groups = parents_of(headlines, [b for b in benchmarks if b not in repeats])
+    id or another aggregate column. Benchmarks of :func:`left_out_of_means` are in no column."""
+    left_out = left_out_of_means(headlines, benchmarks, simulated)
+    groups = parents_of(headlines, [b for b in benchmarks if b not in left_out])
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
@@ -189,7 +206,8 @@ def existing_scores(paths):
     return found, missing
 
 
-def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_path, csv_path, html_path):
+def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_path, csv_path, html_path,
+                      simulated=()):
     """results/summary.tsv and the leaderboard (CSV + HTML) from the score files that exist, naming the missing
     ones (the workflow's ``onerror``: a run that partly failed, e.g. with --keep-going, must not leave the
     previous run's tables behind). Returns the missing (model, benchmark) pairs."""
@@ -207,11 +225,11 @@ def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_pa
             ceilings[ceiling.get("benchmark", path.stem)] = ceiling
     with atomic_path(summary_path) as temporary:
         summary_table(headlines, missing).to_csv(temporary, sep="\t", index=False, float_format="%.4f")
-    table = leaderboard(headlines, ceilings, models=models, benchmarks=benchmarks)
+    table = leaderboard(headlines, ceilings, models=models, benchmarks=benchmarks, simulated=simulated)
     with atomic_path(csv_path) as temporary:
         write_leaderboard_csv(table, temporary)
     with atomic_path(html_path) as temporary:
-        temporary.write_text(leaderboard_html(table, headlines, ceilings, missing=missing))
+        temporary.write_text(leaderboard_html(table, headlines, ceilings, missing=missing, simulated=simulated))
     return missing
 
 
@@ -254,7 +272,7 @@ def read_sweep_table(path):
     return table
 
 
-def leaderboard(headlines, ceilings, models=None, benchmarks=None):
+def leaderboard(headlines, ceilings, models=None, benchmarks=None, simulated=()):
     """Scores as a table: one row per model, one column per benchmark, one ``<parent> (mean)`` column per parent
     (mean over its children, see :func:`aggregation`) and an ``average`` column (mean over the top-level parents,
     as Brain-Score aggregates: benchmarks → parent (→ behavior) → average), rows ranked by it; a last row
@@ -262,7 +280,8 @@ def leaderboard(headlines, ceilings, models=None, benchmarks=None):
 
     ``headlines``: headline score dicts (``model``, ``benchmark``, ``score``). ``ceilings``: benchmark -> ceiling
     dict (``ceiling``) or number. ``models``/``benchmarks`` fix which and (for benchmarks) in which order;
-    default: as they appear in ``headlines``.
+    default: as they appear in ``headlines``. ``simulated``: benchmarks on simulated data (see
+    :func:`left_out_of_means`).
     """
     models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
     benchmarks = (list(benchmarks) if benchmarks is not None
@@ -271,7 +290,7 @@ def leaderboard(headlines, ceilings, models=None, benchmarks=None):
     for h in headlines:
         if h["model"] in scores.index and h["benchmark"] in scores.columns:
             scores.loc[h["model"], h["benchmark"]] = _number(h.get("score"))
-    columns_of = aggregation(headlines, benchmarks)
+    columns_of = aggregation(headlines, benchmarks, simulated)
     parent_columns = list(columns_of)
     for column, (children, _) in columns_of.items():  # children come first: sub-parents before 'behavior'
         scores[column] = scores[children].mean(axis=1, skipna=False)
@@ -290,24 +309,24 @@ def write_leaderboard_csv(table, path):
     table.to_csv(path, index=True, float_format="%.4f")
 
 
-def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", missing=()):
+def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", missing=(), simulated=()):
     """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
     used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error.
     ``missing``: (model, benchmark) pairs without a score, named at the top of the page."""
     by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
     benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN and not c.endswith(PARENT_SUFFIX)]
     parent_columns = [c for c in table.columns if c.endswith(PARENT_SUFFIX)]
-    columns_of = aggregation(headlines, benchmarks)
+    columns_of = aggregation(headlines, benchmarks, simulated)
     models = [m for m in table.index if m != CEILING_ROW]
     best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
     e = html.escape
     split = {h["benchmark"]: (h.get("data") or {}).get("split") for h in headlines}
-    repeats = repeated_recordings(headlines, benchmarks)
+    left_out = left_out_of_means(headlines, benchmarks, simulated)
 
     def header(b):
         note = _metric_note(b) + (f", {split[b]} split" if split.get(b) not in (None, "all") else "")
-        if b in repeats:
-            note += f"; same recording as {repeats[b]}: not in the means"
+        if b in left_out:
+            note += f"; {left_out[b]}: not in the means"
         return f"<th>{e(b)}<br><span class='metric'>{e(note)}</span></th>"
 
     head = "".join(header(b) for b in benchmarks)
@@ -317,7 +336,8 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", 
         for b in benchmarks:
             h = by_cell.get((model, b), {})
             score = table.loc[model, b]
-            text = _fmt(score) + _error_span(h.get("error"))
+            # a score JSON with "error": null (a single-shot metric) says "n/a", not nothing or "± 0"
+            text = _fmt(score) + _error_span(h.get("error"), missing="n/a" if h and h.get("error") is None else "")
             detail = f"layer {e(str(h.get('layer', '?')))}"
             if h.get("sweep"):
                 best_layer = h.get("best_layer") or max(h["sweep"], key=lambda k: h["sweep"][k])
@@ -397,7 +417,8 @@ score (as Brain-Score aggregates). Parents: {members}.</p>
 <p class="note">Each cell: the ceiled score of the model's committed layer (regression metrics: raw&sup2; / ceiling;
 representational: raw / ceiling; behavioural: the benchmark's normalisation of the model-vs-human metric; 1 = as
 good as the data's own reliability) &plusmn; the standard error of the raw score over cross-validation folds (a
-behavioural benchmark: the metric's own error, e.g. the spread over subjects or splits); bold = best model on that
+behavioural benchmark: the metric's own error, e.g. the spread over subjects or splits; n/a: a single-shot metric
+such as rdm or cka, which has no error estimate); bold = best model on that
 benchmark; cell shade = score. Below: the layer used (behaviour: the layer read out) and, for models with a
 per-layer sweep, the best-scoring layer. Hover a cell for the raw score, ceiling and formula. Behavioural
 benchmarks and their parents are averaged into <i>behavior</i>, one entry of the average like a brain region;
@@ -601,10 +622,11 @@ def _fmt(value, digits=3):
     return f"{float(value):.{digits}f}"
 
 
-def _error_span(value):
-    """' ± error' with two significant digits (a ceiling's error is often below 0.001); '' when there is none."""
+def _error_span(value, missing=""):
+    """' ± error' with two significant digits (a ceiling's error is often below 0.001); ``missing`` after '±' (or
+    nothing, when ``missing`` is empty) where there is none."""
     if value is None or not np.isfinite(value):
-        return ""
+        return f" <span class='err'>± {missing}</span>" if missing else ""
     return f" <span class='err'>± {float(value):.2g}</span>"
 
 

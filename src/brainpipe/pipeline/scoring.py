@@ -31,7 +31,10 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
     per_fold = [fold_summary(f) for f in folds]
     values = np.asarray(per_fold, dtype=np.float64)  # (fold,) or (fold, time_bin)
     raw = values.mean(axis=0)
-    error = values.std(axis=0, ddof=0) / np.sqrt(len(values)) if len(values) > 1 else np.zeros_like(raw)
+    # One fold (a single-shot metric: rdm, cka, *_split) has no spread to estimate an error from: NaN, written as
+    # null in the JSON and shown as "n/a" (a standard error of 0 would claim a certainty the metric does not have;
+    # Brain-Score's single-shot scores carry no error either).
+    error = values.std(axis=0, ddof=0) / np.sqrt(len(values)) if len(values) > 1 else np.full_like(raw, np.nan)
     if len(folds) == 1 and folds[0].get("plugin_error") is not None:  # a custom benchmark's own error estimate
         error = np.asarray(folds[0]["plugin_error"], dtype=np.float64)
     ceiling_value = np.asarray(ceiling["ceiling"], dtype=np.float64)
@@ -49,7 +52,7 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
         "score": float(np.mean(ceiled)),
         "raw": float(np.mean(raw)),
         "ceiling": float(np.mean(ceiling_value)),
-        "error": float(np.mean(error)) if raw.ndim else float(error),
+        "error": _finite(np.mean(error)),
         "ceiling_error": float(np.mean(ceiling["error"])),
         "per_fold": per_fold,
         "n_folds": len(folds),
@@ -61,6 +64,12 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
         result["pls_components_capped"] = min(capped, key=lambda c: c["used"])
     if raw.ndim:  # temporal: keep the per-bin values; the headline is their mean
         result.update(score_per_time_bin=ceiled.tolist(), raw_per_time_bin=raw.tolist(),
-                      ceiling_per_time_bin=ceiling_value.tolist(), error_per_time_bin=error.tolist(),
+                      ceiling_per_time_bin=ceiling_value.tolist(),
+                      error_per_time_bin=[_finite(value) for value in error],
                       time_bin_start=folds[0].get("time_bin_start"), time_bin_end=folds[0].get("time_bin_end"))
     return result
+
+
+def _finite(value):
+    """A float for the JSON, or None (null) where there is no number (an error of one fold)."""
+    return float(value) if np.isfinite(value) else None
