@@ -173,6 +173,39 @@ def test_second_run_does_nothing(run, torch_home):  # noqa: F811
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
 
 
+def test_declared_value_delta_on_the_same_files_equals_the_built_in(run, torch_home):  # noqa: F811
+    """A user's benchmark_zoo entry for an oddball experiment (Ferguson2024's layout: the files as downloaded, local
+    paths, no sha1s) with value_delta: scored by the same stages, it equals the built-in benchmark's score."""
+    import yaml
+
+    experiment = ferguson2024.EXPERIMENTS["tilted_line"]
+    config = yaml.safe_load((run["work"].parent / "config.yaml").read_text())
+    files = {name: str(downloaded(run, f"{kind}_Ferguson2024_tilted_line{part}{ext}"))
+             for name, kind, part, ext in (("csv", "stimulus", "", ".csv"), ("zip", "stimulus", "", ".zip"),
+                                           ("fit_csv", "stimulus", "_training_stimuli", ".csv"),
+                                           ("fit_zip", "stimulus", "_training_stimuli", ".zip"),
+                                           ("assembly", "assy", "", ".nc"))}
+    config["benchmark_zoo"] = {"MyOddball": {
+        "stimuli": {"csv": files["csv"], "zip": files["zip"]},
+        "fitting_stimuli": {"csv": files["fit_csv"], "zip": files["fit_zip"]},
+        "behaviour": {"file": files["assembly"]}, "task": "probabilities", "metrics": ["value_delta"],
+        "ceiling": experiment.ceiling[0], "options": {"lapse_rate": experiment.lapse_rate, "scale": 0.75},
+        "visual_degrees": 8}}
+    config["benchmarks"] = [FERGUSON, "MyOddball-value_delta"]
+    declared = run["work"].parent / "declared.yaml"
+    declared.write_text(yaml.safe_dump(config, sort_keys=False))
+    result = snakemake(run["work"], declared, ["results/alexnet/MyOddball-value_delta.json"],
+                       torch_home=torch_home[0])
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+    mine, builtin = score_json(run, "MyOddball-value_delta"), score_json(run, FERGUSON)
+    assert (mine["metric"], mine["task"], mine["origin"]) == ("value_delta", "probabilities",
+                                                              "config benchmark_zoo.MyOddball")
+    for key in ("score", "raw", "ceiling"):
+        assert mine[key] == builtin[key], key
+    assert mine["details"]["model_integral"] == builtin["details"]["model_integral"]
+    assert mine["details"]["human_integral"] == builtin["details"]["human_integral"]
+
+
 # --- definitions, listing -----------------------------------------------------------------------------------------
 
 

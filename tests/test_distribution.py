@@ -28,7 +28,8 @@ def third_party_imports(*folders):
                     names.add(node.module.split(".")[0])
     rules = "\n".join(p.read_text() for p in [ROOT / "Snakefile", *(ROOT / "workflow" / "rules").glob("*.smk")])
     names |= {line.split()[1].split(".")[0] for line in rules.splitlines() if line.startswith(("import ", "from "))}
-    return {name for name in names if name not in sys.stdlib_module_names and name != "brainpipe"}
+    ours = ("brainpipe", "brainpipe_startup")  # the package and the startup hook (pyproject py-modules)
+    return {name for name in names if name not in sys.stdlib_module_names and name not in ours}
 
 
 def declared():

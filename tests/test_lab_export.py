@@ -190,11 +190,14 @@ def test_two_alternative_and_odd_one_out_choices(lab):
     human = xr.open_dataarray(workdir / "data/MyLabPairs/assy_MyLabPairs.nc").load().rename(subject="participant")
     human.to_netcdf(workdir / "own_names.nc")
     zoo["MyLabPairs"]["behaviour"] = {"file": "own_names.nc", "coords": {"subject": "participant"}}
-    benchmarks = ["MyLabPairs-i2n", "MyLabTriplets-odd_one_out_match"]
+    zoo["MyLabPairs"]["metrics"] = ["i2n", "i1"]  # the printed entry offers i2n; the user adds i1
+    benchmarks = ["MyLabPairs-i2n", "MyLabPairs-i1", "MyLabTriplets-odd_one_out_match"]
     snakemake(workdir, configfiles=write_config(workdir, zoo, benchmarks, "tasks.yaml"))
     i2n = json.loads((workdir / "results/alexnet_untrained/MyLabPairs-i2n.json").read_text())
     assert i2n["task"] == "probabilities" and i2n["layer"] == "classifier.5" and np.isfinite(i2n["score"])
     assert i2n["formula"] == "mean over splits of raw_k / sqrt(ceiling_k)" and 0 < i2n["ceiling"] <= 1
+    i1 = json.loads((workdir / "results/alexnet_untrained/MyLabPairs-i1.json").read_text())
+    assert i1["metric"] == "i1" and i1["task"] == "probabilities" and np.isfinite(i1["score"]) and i1["raw"] != i2n["raw"]
     match = json.loads((workdir / "results/alexnet_untrained/MyLabTriplets-odd_one_out_match.json").read_text())
     assert match["ceiling"] == 0.8 and 0 <= match["score"] <= 1 and match["task"] == "odd_one_out"
 

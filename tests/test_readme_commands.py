@@ -42,6 +42,8 @@ ELSEWHERE = {
     "stimulus_id=image,repetition=rep,neuroid_id=unit,region=area,subject=participant,choice=response,"
     "truth=correct_label,condition=noise_level": "tests/test_lab_export.py runs this command (the lab fixture) and "
         "scores the printed entries",
+    "brainpipe list --config FILE": "FILE is a placeholder: tests/test_cli.py::"
+        "test_list_names_line_and_column_of_a_yaml_error_in_config runs it on an overlay with a tab",
     "snakemake --report report.html": "needs a finished grid; report inputs (leaderboard, plots): tests/test_report.py",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "

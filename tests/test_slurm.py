@@ -239,7 +239,7 @@ def test_failing_job_is_reported_with_its_log(slurm_cluster, tmp_path_factory):
     # activations are per layer, that file is written by one of the rules `activations` / `activations_layers_<hash>`
     # (a set of missing layers of one model x stimulus folder is extracted in one job), so name the file, not a rule.
     rc, output, seconds = run_snakemake(workdir, *slurm_profile_args(), "--config", "device=cuda",
-                                        TORCH_LAYER_FILE)
+                                        "--", TORCH_LAYER_FILE)  # '--': --config would take the target as a value
     assert rc != 0, f"the run with device=cuda succeeded; it must fail in activations:\n{_tail(output)}"
     jobs = submitted_jobs(output, workdir)
     failed = dict(re.findall(r"SLURM-job '(\d+)' failed, SLURM status is: '([A-Z_]+)'", output))
