@@ -80,3 +80,57 @@ def test_own_model_file_with_checkpoint_scores_and_reruns_on_edit(tmp_path):
     planned = re.findall(r"^\s+output: (.+)$", text, flags=re.M)
     assert any(o.startswith("results/activations/mine/") for o in planned), text[-3000:]
     assert not any(o.startswith(("results/ceilings", "resources/", "results/stimuli_on_screen")) for o in planned)
+
+
+BRAIN_MODEL = textwrap.dedent('''
+    import numpy as np
+    from PIL import Image
+
+
+    class MeanColour:
+        """Brain-Score's BrainModel interface, no torch: V4 = the image's mean RGB, IT = each quadrant's."""
+
+        def __init__(self):
+            self.region = None
+
+        def visual_degrees(self):
+            return 8
+
+        def start_recording(self, region, time_bins):
+            self.region = region
+
+        def look_at(self, stimuli, number_of_trials=1):
+            rows = []
+            for path in stimuli:
+                image = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64) / 255
+                h, w = image.shape[0] // 2, image.shape[1] // 2
+                quadrants = [image[:h, :w], image[:h, w:], image[h:, :w], image[h:, w:]]
+                rows.append(image.mean((0, 1)) if self.region == "V4"
+                            else np.concatenate([q.mean((0, 1)) for q in quadrants]))
+            return np.array(rows)
+''')
+
+
+@pytest.mark.slow  # a real run (~30 s)
+def test_brain_model_class_scores_through_the_workflow(tmp_path):
+    """A model_zoo entry naming a BrainModel class (README "Models"): the activations job passes the entry with the
+    default preprocessing filled in, which must not count as a preprocessing the user set (it did: the job
+    refused its own default)."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text((ROOT / "config" / "config.yaml").read_text())
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "mine.py").write_text(BRAIN_MODEL)
+    (tmp_path / "mine.yaml").write_text(textwrap.dedent('''
+        models: [colour]
+        benchmarks: [SyntheticShapes.IT-rdm]
+        model_zoo:
+          colour: {architecture: models/mine.py:MeanColour, visual_degrees: 8, layers: {IT: IT, V4: V4}}
+    '''))
+    run = snakemake(tmp_path, "results/colour/SyntheticShapes.IT-rdm.json")
+    assert run.returncode == 0, run.stderr[-5000:]
+    score = json.loads((tmp_path / "results/colour/SyntheticShapes.IT-rdm.json").read_text())
+    assert score["layer"] == "IT" and score["error"] is None and -1 <= score["raw"] <= 1
+    from brainpipe.io import read_netcdf
+
+    activations = read_netcdf(tmp_path / "results/activations/colour/SyntheticShapes--target8.00--source10.00/IT.nc")
+    assert activations.shape[-1] == 12  # four quadrants × RGB

@@ -194,6 +194,15 @@ def _presentation_by_neuroid(recorded, n, identifier, region):
     return values
 
 
+def _is_default_preprocessing(key, value):
+    """True for the workflow's resolved default preprocessing: the activations rule passes every code source's
+    definition with defaults filled in (model_sources.model_definition: whether the code builds a network or a
+    BrainModel is known only once it runs), so only a preprocessing the user changed is refused."""
+    from .preprocessing import ImagePreprocessing
+
+    return key == "preprocessing" and value == ImagePreprocessing.from_config(None).resolved()
+
+
 def load_activations_model(identifier, spec, device="auto", base_dir="."):
     """The activations model of a model_zoo entry (any source); errors name ``model_zoo.<identifier>``."""
     architecture = spec["architecture"]
@@ -203,7 +212,7 @@ def load_activations_model(identifier, spec, device="auto", base_dir="."):
         built = sources.call_code(architecture, base_dir, identifier, spec.get("seed", 0))
         if sources.is_brain_model(built):
             for key in ("weights", "weights_file", "state_dict_key", "preprocessing"):
-                if spec.get(key) is not None:
+                if spec.get(key) is not None and not _is_default_preprocessing(key, spec[key]):
                     raise ModelSourceError(f"{sources.where(identifier)}.{key}: a BrainModel loads its own weights "
                                            "and reads its own images; remove this key")
             return BrainModelActivations(identifier, built, spec.get("visual_degrees", 8))
