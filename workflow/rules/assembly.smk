@@ -2,6 +2,14 @@
 # repetition averaging for the metric target; trials kept for the ceiling).
 
 
+def by_region(value):
+    """A {region: value} mapping in the demo family's region order (other keys after, sorted); else as it is."""
+    if not isinstance(value, dict):
+        return value
+    regions = list(REGISTRY.families["SyntheticShapes"].regions)
+    return {k: value[k] for k in sorted(value, key=lambda k: (regions.index(k) if k in regions else len(regions), k))}
+
+
 rule demo_assembly:
     input:
         "resources/stimuli/SyntheticShapes",
@@ -9,7 +17,8 @@ rule demo_assembly:
         "resources/assemblies/SyntheticShapes.nc",
     params:
         code=library_code("data/demo", "data/stimuli"),
-        simulation=lambda wildcards: {k: config["synthetic_shapes"][k]
+        # fixed key orders (per region: V4, IT), as Snakemake compares params as text
+        simulation=lambda wildcards: {k: by_region(config["synthetic_shapes"][k])
                                       for k in ("neuroids", "repetitions", "noise", "seed")
                                       if k in config["synthetic_shapes"]},
     conda:

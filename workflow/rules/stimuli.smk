@@ -7,9 +7,11 @@ rule demo_stimuli:
         directory("resources/stimuli/SyntheticShapes"),
     params:
         code=library_code("data/demo", "data/stimuli"),
-        shapes=lambda wildcards: {k: v for k, v in config["synthetic_shapes"].items()
-                                  if k in ("categories", "objects_per_category", "images_per_object",
-                                           "image_size", "seed")},
+        # in a fixed key order: Snakemake compares params as text, so reordering the config's keys would rerun
+        shapes=lambda wildcards: {k: config["synthetic_shapes"][k]
+                                  for k in ("categories", "objects_per_category", "images_per_object", "image_size",
+                                            "seed")
+                                  if k in config["synthetic_shapes"]},
     conda:
         "../envs/brainpipe.yaml"
     log:
