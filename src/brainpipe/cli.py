@@ -70,7 +70,7 @@ def _families_by_definition(registry):
 def list_benchmarks(config: dict, out=None) -> None:
     out = out or sys.stdout
     metrics = ", ".join(bench.METRICS)  # each family lists the ones its data supports
-    print("Benchmarks: <family>.<region>-<metric> (neural), <family>-<metric> (behaviour)", file=out)
+    print("Benchmarks: <family>.<region>-<metric> (neural), <family>-<metric> (behaviour, properties)", file=out)
     print(f"  metrics: {metrics}", file=out)
     try:
         registry = bench.from_config(config)
@@ -90,6 +90,17 @@ def list_benchmarks(config: dict, out=None) -> None:
                     print(f"    {name}-{b.name}: task {b.task}, metric {b.metric}, {degrees:g}°, ceiling "
                           f"{b.ceiling}, {b.normalisation}{' clipped to [0, 1]' if b.clip else ''}; version "
                           f"{b.version}, parent {b.parent or family.parent or 'behavior'}", file=out)
+            continue
+        if family.properties:  # properties: <family>-<measure>, no region; each measure has its own parent
+            print(f"\n  {' = '.join(names)}  [{family.origin}; properties, {family.regions[0]}]", file=out)
+            print(f"    {family.visual_degrees:g}°, {data}; units -> neurons on {family.neurons.name}", file=out)
+            if family.notes:
+                print(f"    {family.notes}", file=out)
+            for name in names:
+                for m in family.properties:
+                    print(f"    {name}-{m.name}: property {m.property} ({m.property_set} on {m.stimulus_set}), "
+                          f"ks_similarity, ceiling NeuronalPropertyCeiling; version {m.version}, parent "
+                          f"{m.parent or family.parent or family.regions[0]}", file=out)
             continue
         print(f"\n  {' = '.join(names)}  [{family.origin}; version {family.version}, parent "
               f"{family.parent or 'region'}]", file=out)

@@ -44,7 +44,7 @@ except (ConfigError, StaleSha1) as error:
 
 wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
-    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour)/)[^/]+",
+    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour|properties)/)[^/]+",
     # Family.region-metric (neural) or Family-metric (behaviour); as brainpipe.benchmarks.IDENTIFIER
     benchmark="[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+",
     layer="[^/]+",
@@ -427,3 +427,12 @@ def fold_mem_mb(wildcards, input):
     target, layer = dimension_sizes(input.target), dimension_sizes(source)
     extra = spantime_sample_space_bytes(b, target["presentation"], target["time_bin"], layer["neuroid"])
     return estimate + int(extra / 1e6)
+
+
+# ---- properties benchmarks (Brain-Score's PropertiesBenchmark; workflow/rules/properties.smk): their ceiling and
+# layer score come from the properties rules, so the neural ceiling and score_layer rules exclude their identifiers.
+import re as _re
+
+PROPERTIES_FAMILIES = sorted(name for name, family in REGISTRY.families.items() if family.properties)
+PROPERTIES_BENCHMARK = "(?:" + "|".join(map(_re.escape, PROPERTIES_FAMILIES or ["(?!)"])) + ")-[a-z_0-9]+"
+NOT_PROPERTIES_BENCHMARK = f"(?!{PROPERTIES_BENCHMARK}$)" + r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
