@@ -28,7 +28,7 @@ ORIENTATIONS = np.linspace(0, 165, 12)
 PHASES = np.linspace(0, 315, 8)
 SPATIAL_FREQUENCIES = (1.0, 2.0, 4.0)
 ORIENTATION_RADIUS = 1.0
-#: the receptive-field set: 9 × 9 positions 0.25° apart, radius 0.25°, 3 cycles/°, 2 orientations × 2 phases
+#: the receptive-field set: 9 × 9 positions 0.25° apart, radius 0.25°, 3 cycles/°, 2 orientations
 RF_POSITIONS = np.linspace(-1.0, 1.0, 9)
 RF_RADIUS = 0.25
 RF_SPATIAL_FREQUENCY = 3.0
@@ -69,7 +69,7 @@ def _rows(parameters):
 def stimulus_tables():
     """name → parameter table (grid order: the slowest parameter first, phase fastest) of the three sets."""
     rf = _rows([(y, x, 1, RF_RADIUS, RF_SPATIAL_FREQUENCY, o, p) for y in RF_POSITIONS for x in RF_POSITIONS
-                for o in (0.0, 90.0) for p in (0.0, 180.0)])
+                for o in (0.0, 90.0) for p in (0.0,)])
     orientation = _rows([(0, 0, 1, ORIENTATION_RADIUS, sf, o, p) for sf in SPATIAL_FREQUENCIES
                          for o in ORIENTATIONS for p in PHASES])
     blank = pd.DataFrame({"position_y": [0.0], "position_x": [0.0]})
