@@ -72,6 +72,7 @@ localrules:
     fetch,
     fetch_stimuli,
     fetch_assembly,
+    fetch_properties,
 
 
 rule all:

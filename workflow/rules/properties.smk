@@ -38,9 +38,13 @@ def properties_measure(neurons, key):
 
 
 def properties_stimuli_key(model_name, family, stimulus_set):
-    """The stimulus folder a model sees for one of a properties family's sets (placed when degrees differ)."""
+    """The stimulus folder a model sees for one of a properties family's sets (placed when degrees differ): the
+    neurons' sets at their degrees, the property stimuli at the family's (Brain-Score places each set by its own
+    ``degrees``)."""
     target = float(get_model(model_name).get("visual_degrees", 8))
     source = float(family.visual_degrees)
+    if stimulus_set in family.neurons.stimulus_sets and family.neurons.visual_degrees is not None:
+        source = float(family.neurons.visual_degrees)
     return stimulus_set if target == source else screen.placed_identifier(stimulus_set, target, source)
 
 
@@ -235,3 +239,35 @@ rule demo_properties:
         "logs/demo_properties.log",
     script:
         "../scripts/demo_properties.py"
+
+
+PROPERTY_DATASETS = sorted({m.dataset for f in REGISTRY.families.values() if f.source == "brainio"
+                            for m in f.properties})
+
+
+rule fetch_properties:
+    input:
+        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
+    output:
+        "resources/properties/{dataset}.nc",
+    params:
+        code=library_code("data/fetch", "data/catalog", "properties/stages"),
+        files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
+                                 CATALOG.assembly(wildcards.dataset).file.sha1},
+        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
+        # the properties its benchmarks read (each must be there with its bins)
+        properties=lambda wildcards: sorted({m.property for f in REGISTRY.families.values() for m in f.properties
+                                             if m.dataset == wildcards.dataset}),
+    wildcard_constraints:
+        dataset="|".join(map(re.escape, PROPERTY_DATASETS)) or "(?!)",
+    resources:
+        downloads=1,
+        runtime=60,
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/fetch_properties/{dataset}.tsv"
+    log:
+        "logs/fetch_properties/{dataset}.log",
+    script:
+        "../scripts/fetch_properties.py"

@@ -101,6 +101,7 @@ class Neurons:
     receptive_field_stimulus_set: str
     blank_stimulus_set: str
     orientation_stimulus_set: str
+    visual_degrees: float | None = None  # the three sets' degrees; None: the family's
 
     @property
     def stimulus_sets(self):
@@ -331,6 +332,8 @@ def build(identifier, families, settings=None) -> Benchmark:
             resolved = resolve_settings(identifier, family, settings)
         except ValueError as error:
             raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        measure = family.measure(metric)  # the measure's own data and stimuli (DeValois1982 has two of each)
+        family = replace(family, dataset=measure.dataset, stimulus_set=measure.stimulus_set)
         return Benchmark(identifier, name, family, family.regions[0], metric, resolved)
     if family.behaviours:
         if region is not None:

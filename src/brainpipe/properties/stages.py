@@ -142,3 +142,28 @@ def property_score(model_values, data_values, bins, ceiling: dict, seed: int = D
             "formula": "raw / ceiling", "above_ceiling": bool(score > 1), "metric": "ks_similarity",
             "property": property_name, "n_units": int(len(model_values)), "n_neurons": int(len(data_values)),
             "seed": int(seed)}
+
+
+def checked_property_data(data: xr.DataArray, where: str, needed=()) -> xr.DataArray:
+    """A neural property table as fetched or packaged, checked: dims (neuroid, neuronal_property), a bins attribute
+    per property in ``needed``, no row that is NaN in every property (a neuron with no value is a broken row:
+    Brain-Score's data hold none). The array is returned with only what the stages read."""
+    if set(data.dims) != {"neuroid", "neuronal_property"}:
+        raise ValueError(f"{where}: a property table has dims (neuroid, neuronal_property), this one {list(data.dims)}")
+    data = data.transpose("neuroid", "neuronal_property")
+    names = [str(n) for n in data["neuronal_property"].values]
+    for name in needed:
+        if name not in names:
+            raise ValueError(f"{where}: has no property {name!r}; it has {', '.join(names)}")
+        if f"{name}_bins" not in data.attrs:
+            raise ValueError(f"{where}: no bins for property {name!r} (attribute '{name}_bins')")
+    empty = np.flatnonzero(np.isnan(data.values.astype(np.float64)).all(axis=1))
+    if len(empty):
+        raise ValueError(f"{where}: {len(empty)} neuron row(s) are NaN in every property (rows {empty[:5].tolist()})")
+    attrs = {key: np.asarray(value, dtype=np.float64) for key, value in data.attrs.items() if key.endswith("_bins")}
+    clean = xr.DataArray(data.values.astype(np.float64), dims=("neuroid", "neuronal_property"),
+                         coords={"neuronal_property": names,
+                                 "neuroid_id": ("neuroid", np.asarray(data["neuroid_id"].values if "neuroid_id"
+                                                                      in data.coords else np.arange(data.sizes["neuroid"])))},
+                         attrs=attrs, name=data.name or "properties")
+    return clean
