@@ -434,5 +434,8 @@ def fold_mem_mb(wildcards, input):
 import re as _re
 
 PROPERTIES_FAMILIES = sorted(name for name, family in REGISTRY.families.items() if family.properties)
-PROPERTIES_BENCHMARK = "(?:" + "|".join(map(_re.escape, PROPERTIES_FAMILIES or ["(?!)"])) + ")-[a-z_0-9]+"
-NOT_PROPERTIES_BENCHMARK = f"(?!{PROPERTIES_BENCHMARK}$)" + r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
+_PROPERTIES_FAMILY = "(?:" + "|".join(map(_re.escape, PROPERTIES_FAMILIES or ["(?!)"])) + ")-"
+PROPERTIES_BENCHMARK = _PROPERTIES_FAMILY + "[a-z_0-9]+"
+# a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
+# in the whole path's
+NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" + r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
