@@ -311,6 +311,16 @@ def _package_parser(commands) -> None:
     package.add_argument("--time-window", type=float, nargs=2, metavar=("START", "END"),
                          help="ms; time bins inside are averaged (default 70 170 if bins lie there, else all)")
     package.add_argument("--out", required=True, help="output folder (created; the three files are replaced)")
+    # a properties benchmark (README "Your own benchmark → properties"): a neuron × property table instead of responses
+    package.add_argument("--properties", help="a property table: CSV (one row per neuron, one column per property) "
+                                              "or NetCDF (neuroid × neuronal_property)")
+    package.add_argument("--bins", help="with --properties: YAML/JSON mapping property -> list of bin edges")
+    package.add_argument("--property-set", default="ringach2002",
+                         help="with --properties: a built-in property set (ringach2002, ...) or your .py file")
+    package.add_argument("--measures", type=_coords_option, default=None,
+                         help="with --properties: identifier_suffix=property,... (e.g. or_bandwidth=bandwidth)")
+    package.add_argument("--neurons", default="Marques2020",
+                         help="with --properties: how units become neurons (Marques2020 or SyntheticGratings)")
 
 
 def package_data(args, out=None) -> int:
@@ -321,6 +331,21 @@ def package_data(args, out=None) -> int:
     for ours, column in (("stimulus_id", args.stimulus_id), ("region", args.region_column)):
         if column:
             coords[ours] = column
+    if args.properties:  # a properties benchmark's files
+        from .pipeline.packaging_properties import package_properties
+
+        if not args.bins:
+            print("brainpipe package: --properties needs --bins (property -> bin edges)", file=sys.stderr)
+            return 1
+        try:
+            result = package_properties(args.name, args.images, args.stimuli, args.properties, args.bins, args.out,
+                                        args.visual_degrees, args.property_set, dict(args.measures or {}),
+                                        args.neurons)
+        except PackagingError as error:
+            print(f"brainpipe package: {error}", file=sys.stderr)
+            return 1
+        print(result.report(), file=out)
+        return 0
     try:
         result = package(args.name, args.images, args.stimuli, args.responses, args.out, args.visual_degrees,
                          neuroids=args.neuroids, coords=coords or None, region=args.region,

@@ -388,6 +388,8 @@ def data_files(benchmark):
     assembly = CATALOG.assembly(family.dataset)
     remotes = [assembly.file]
     for stimulus_set in sorted(family.stimulus_sets - {family.private_stimulus_set} | {family.stimulus_set}):
+        if family.properties and stimulus_set not in CATALOG.stimulus_sets:
+            continue  # a declared properties family mapping units on the demo's generated gratings
         stimuli = CATALOG.stimulus_set(stimulus_set)
         remotes += [stimuli.csv, stimuli.zip]
     return {remote.name: remote.sha1 for remote in remotes}

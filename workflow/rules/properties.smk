@@ -148,7 +148,8 @@ rule model_properties:
         property_set=lambda wildcards: properties_measure(wildcards.neurons, wildcards.property_set)[1].property_set,
     wildcard_constraints:
         neurons="[^/]+",
-        property_set="(?!receptive_fields$|firing_rate_map$)[A-Za-z0-9_]+",
+        # not the RF stage's file (a lookahead on the name with its suffix: Snakemake embeds this pattern in the path's)
+        property_set=r"(?!receptive_fields\.nc)[A-Za-z0-9_]+",
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=3),
     conda:
