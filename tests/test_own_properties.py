@@ -136,3 +136,22 @@ def cli_entry(out, name, property_set, measures):
              "stimuli": {"csv": str(out / "stimuli.csv"), "zip": str(out / "stimuli.zip")},
              "visual_degrees": 8.0, "neurons": "SyntheticGratings"}
     return yaml.safe_dump(entry)
+
+
+@pytest.mark.parametrize("change, key, message", [
+    ({"neurons": "Marques2021"}, "neurons", "unknown neurons definition 'Marques2021' (did you mean 'Marques2020'?)"),
+    ({"properties": {"file": "p.nc", "property_set": "ringach2003", "measures": {"a": "b"}}},
+     "properties.property_set", "unknown property set 'ringach2003'"),
+    ({"properties": {"file": "p.nc", "property_set": "missing.py", "measures": {"a": "b"}}},
+     "properties.property_set", "missing.py does not exist"),
+    ({"properties": {"file": "p.nc", "property_set": "ringach2002", "measures": {"Or-Bw": "bandwidth"}}},
+     "properties.measures", "lowercase letters, digits and _ only"),
+    ({"properties": {"file": "p.nc", "property_set": "ringach2002"}}, "properties.measures", "missing"),
+])
+def test_a_bad_declaration_names_the_key(tmp_path, change, key, message):
+    from brainpipe.benchmarks import from_config
+    entry = {"properties": {"file": "p.nc", "property_set": "ringach2002", "measures": {"or_bandwidth": "bandwidth"}},
+             "stimuli": {"csv": "s.csv", "zip": "s.zip"}, "visual_degrees": 8, **change}
+    with pytest.raises(ValueError) as error:
+        from_config({"benchmark_zoo": {"MyTuning": entry}}, tmp_path)
+    assert f"benchmark_zoo.MyTuning.{key}" in str(error.value) and message in str(error.value)

@@ -42,22 +42,21 @@ def is_properties(entry) -> bool:
     return isinstance(entry, dict) and "properties" in entry
 
 
-def _neurons(name, value):
-    """A built-in neurons definition by name (the families that define it: Marques2020, SyntheticGratings)."""
-    from . import builtin  # late: the registry imports this module
-
-    known = {f.neurons.name: f for f in builtin().families.values() if f.neurons is not None}
-    if value not in known:
-        _fail(name, "neurons", f"unknown neurons definition {value!r}{closest(value, known)}; known: {sorted(known)}")
-    family = known[value]
-    neurons = family.neurons
-    if neurons.visual_degrees is None:  # the defining family's degrees, made explicit for the declared family
-        neurons = replace(neurons, visual_degrees=family.visual_degrees)
-    return neurons, family
+def neurons_definitions(families) -> dict:
+    """name -> Neurons of the families that define one (degrees made explicit: the defining family's if unset)."""
+    known = {}
+    for family in families.values():
+        if family.neurons is not None and family.neurons.name not in known:
+            neurons = family.neurons
+            if neurons.visual_degrees is None:
+                neurons = replace(neurons, visual_degrees=family.visual_degrees)
+            known[neurons.name] = neurons
+    return known
 
 
-def declared_properties_family(name: str, entry: dict, base_dir=".") -> tuple[Family, dict, dict]:
-    """(family, {dataset: AssemblyEntry}, {stimulus set: StimulusSetEntry}); ValueError naming the key."""
+def declared_properties_family(name: str, entry: dict, known_neurons: dict, base_dir=".") -> tuple[Family, dict, dict]:
+    """(family, {dataset: AssemblyEntry}, {stimulus set: StimulusSetEntry}); ValueError naming the key.
+    ``known_neurons``: :func:`neurons_definitions` of the built-in families (Marques2020, SyntheticGratings)."""
     if not name.isalnum():
         _fail(name, "", "a family name is letters and digits only (it becomes '<name>-<measure>')")
     _unknown_keys(name, "", entry, KEYS)
@@ -97,7 +96,11 @@ def declared_properties_family(name: str, entry: dict, base_dir=".") -> tuple[Fa
             _fail(name, "properties.measures", f"identifier suffix {suffix!r}: lowercase letters, digits and _ only")
         if not isinstance(prop, str) or not prop:
             _fail(name, f"properties.measures.{suffix}", f"expected a property name, got {prop!r}")
-    neurons, _ = _neurons(name, entry.get("neurons", "Marques2020"))
+    neurons = entry.get("neurons", "Marques2020")
+    if neurons not in known_neurons:
+        _fail(name, "neurons", f"unknown neurons definition {neurons!r}{closest(neurons, known_neurons)}; known: "
+                               f"{sorted(known_neurons)}")
+    neurons = known_neurons[neurons]
     parent = entry.get("parent")
     version = entry.get("version", 1)
     if isinstance(version, bool) or not isinstance(version, int):

@@ -28,7 +28,7 @@ from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401
 from .custom import CustomBenchmark, PluginError, check_declaration
 from .declared import declared_family
 from .declared_behaviour import declared_behaviour_family, is_behavioural
-from .declared_properties import declared_properties_family, is_properties
+from .declared_properties import declared_properties_family, is_properties, neurons_definitions
 
 #: Modules of this package that are machinery, not families.
 _NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "declared_properties", "custom"}
@@ -184,7 +184,8 @@ def from_config(config: dict | None, base_dir: str | Path = ".") -> Registry:
         raise ValueError(f"config benchmark_zoo: expected a mapping of family name -> declaration, got {zoo!r}")
     for name, entry in zoo.items():
         if is_properties(entry):  # a properties benchmark (a property table, a property set, stimuli)
-            family, assemblies, stimulus_sets = declared_properties_family(str(name), entry, base_dir)
+            family, assemblies, stimulus_sets = declared_properties_family(
+                str(name), entry, neurons_definitions(_builtin().families), base_dir)
         else:
             declare = declared_behaviour_family if is_behavioural(entry) else declared_family
             family, assemblies, stimulus_sets = declare(str(name), entry)

@@ -90,7 +90,8 @@ class PropertiesPackage(Package):
 def package_properties(name, images, stimuli, properties, bins, out, visual_degrees, property_set, measures,
                        neurons="Marques2020", parent=None) -> Package:
     """Check and write the three files; return them with the ``benchmark_zoo`` entry (see module docstring)."""
-    from brainpipe.benchmarks.declared_properties import declared_properties_family
+    from brainpipe.benchmarks import builtin
+    from brainpipe.benchmarks.declared_properties import declared_properties_family, neurons_definitions
 
     if not str(name).isalnum():
         raise PackagingError(f"--name {name!r}: letters and digits only (it becomes '<name>-<measure>')")
@@ -142,7 +143,7 @@ def package_properties(name, images, stimuli, properties, bins, out, visual_degr
         if parent:
             entry["parent"] = parent
         try:
-            declared_properties_family(name, json.loads(json.dumps(entry)))
+            declared_properties_family(name, json.loads(json.dumps(entry)), neurons_definitions(builtin().families))
         except ValueError as error:
             raise PackagingError(str(error)) from None
         for key, path in staged.items():
