@@ -52,7 +52,7 @@ def serve_fixtures(store: Path):
     s3.load_file_from_s3 = load_file_from_s3
 
 
-def main(kept: Path, out: Path):
+def main(kept: Path, out: Path, timed: bool = False):
     serve_fixtures(kept / "store")
     import brainscore_vision
     import xarray as xr
@@ -61,7 +61,16 @@ def main(kept: Path, out: Path):
 
     activations = kept / "work" / "results" / "activations" / MODEL
 
+    served = {}
+
     def record_from_model(model, stimulus_identifier, number_of_trials):
+        # each file read once (a model's look_at would recompute them); a copy per call, as Brain-Score's callers
+        # rectify the values in place
+        if stimulus_identifier not in served:
+            served[stimulus_identifier] = read_activations(stimulus_identifier)
+        return served[stimulus_identifier].copy(deep=True)
+
+    def read_activations(stimulus_identifier):
         stimulus_set = brainscore_vision.load_stimulus_set(stimulus_identifier)
         degrees = float(np.unique(stimulus_set["degrees"])[0])
         folder = stimulus_identifier if degrees == MODEL_DEGREES else \
@@ -88,7 +97,9 @@ def main(kept: Path, out: Path):
     identifiers = sorted(i for i in brainscore_vision.benchmark_registry if i.startswith("Marques2020_"))
     assert len(identifiers) == 22, identifiers
     result = {"seed": SEED, "model": MODEL, "layer": LAYER, "scores": {}}
+    import time
     for identifier in identifiers:
+        started = time.perf_counter()
         benchmark = brainscore_vision.load_benchmark(identifier)
         np.random.seed(SEED)
         score = benchmark(Model())
@@ -99,7 +110,12 @@ def main(kept: Path, out: Path):
             "raw": float(raw.values), "error": float(raw.attrs["error"]), "ceiling": float(ceiling.values),
             "ceiling_error": float(ceiling.attrs["error"]), "score": float(raw.values) / float(ceiling.values),
             "parent": benchmark.parent, "version": benchmark.version}
+        if timed:  # perf/bench_properties.py: the time of loading, scoring and ceiling one benchmark
+            result["scores"][identifier]["seconds"] = time.perf_counter() - started
         print(identifier, result["scores"][identifier], flush=True)
+    if timed:
+        import resource
+        result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     from importlib.metadata import version
     result["versions"] = {p: version(p) for p in ("brainscore-vision", "numpy", "scipy")}
     result["command"] = " ".join(["tests/reference/make_marques2020_reference.py", *sys.argv[1:]])
@@ -108,4 +124,4 @@ def main(kept: Path, out: Path):
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), "--time" in sys.argv[3:])
