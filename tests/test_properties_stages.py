@@ -159,3 +159,35 @@ def test_demo_stimuli_and_population_are_deterministic_grids_with_known_distribu
     assert abs(selective.mean() - 0.85) < 0.03 and np.isnan(bandwidth[selective == 0]).all()
     for name in population["neuronal_property"].values:
         assert f"{name}_bins" in population.attrs
+
+
+def test_a_fetched_property_table_is_checked_naming_the_file():
+    good = xr.DataArray(np.array([[0.1, 10.0], [np.nan, 20.0]]), dims=("neuroid", "neuronal_property"),
+                        coords={"neuronal_property": ["circular_variance", "bandwidth"], "neuroid_id": ("neuroid", [7, 8])},
+                        attrs={"circular_variance_bins": [0, 0.5, 1], "bandwidth_bins": [0, 45, 90],
+                               "stimulus_set_identifier": "x"})
+    checked = stages.checked_property_data(good, "t.nc", ("bandwidth",))
+    assert set(checked.attrs) == {"circular_variance_bins", "bandwidth_bins"}
+    np.testing.assert_array_equal(checked.values, good.values)
+    empty = good.copy(data=np.array([[0.1, 10.0], [np.nan, np.nan]]))
+    with pytest.raises(ValueError, match=r"t\.nc: 1 neuron row\(s\) are NaN in every property \(rows \[1\]\)"):
+        stages.checked_property_data(empty, "t.nc")
+    with pytest.raises(ValueError, match=r"t\.nc: no bins for property 'bandwidth'"):
+        stages.checked_property_data(good.assign_attrs(bandwidth_bins=None).drop_attrs()
+                                     if hasattr(good, "drop_attrs") else xr.DataArray(good.values, dims=good.dims,
+                                     coords=good.coords), "t.nc", ("bandwidth",))
+
+
+def test_brainpipe_list_shows_the_22_marques2020_benchmarks_with_their_parents(capsys):
+    from brainpipe import cli
+    cli.list_benchmarks({})
+    out = capsys.readouterr().out
+    listed = [line.split(":")[0].strip() for line in out.splitlines() if line.strip().startswith("Marques2020_")
+              and ": property " in line]
+    assert len(listed) == 22
+    assert "Marques2020_Cavanaugh2002-surround_diameter: property surround_diameter (cavanaugh2002 on " \
+           "Marques2020_size), ks_similarity, ceiling NeuronalPropertyCeiling; version 1, parent " \
+           "V1-receptive_field_size" in out
+    for parent in ("V1-orientation", "V1-response_magnitude", "V1-response_selectivity", "V1-spatial_frequency",
+                   "V1-surround_modulation", "V1-texture_modulation"):
+        assert f"parent {parent}" in out
