@@ -55,6 +55,7 @@ include: "workflow/rules/ceiling.smk"
 include: "workflow/rules/gram.smk"
 include: "workflow/rules/fit_fold.smk"
 include: "workflow/rules/score.smk"
+include: "workflow/rules/properties.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -71,6 +72,7 @@ localrules:
     fetch,
     fetch_stimuli,
     fetch_assembly,
+    fetch_properties,
 
 
 rule all:

@@ -71,7 +71,7 @@ def _families_by_definition(registry):
 def list_benchmarks(config: dict, out=None) -> None:
     out = out or sys.stdout
     metrics = ", ".join(bench.METRICS)  # each family lists the ones its data supports
-    print("Benchmarks: <family>.<region>-<metric> (neural), <family>-<metric> (behaviour)", file=out)
+    print("Benchmarks: <family>.<region>-<metric> (neural), <family>-<metric> (behaviour, properties)", file=out)
     print(f"  metrics: {metrics}", file=out)
     try:
         registry = bench.from_config(config)
@@ -91,6 +91,17 @@ def list_benchmarks(config: dict, out=None) -> None:
                     print(f"    {name}-{b.name}: task {b.task}, metric {b.metric}, {degrees:g}°, ceiling "
                           f"{b.ceiling}, {b.normalisation}{' clipped to [0, 1]' if b.clip else ''}; version "
                           f"{b.version}, parent {b.parent or family.parent or 'behavior'}", file=out)
+            continue
+        if family.properties:  # properties: <family>-<measure>, no region; each measure has its own parent
+            print(f"\n  {' = '.join(names)}  [{family.origin}; properties, {family.regions[0]}]", file=out)
+            print(f"    {family.visual_degrees:g}°, {data}; units -> neurons on {family.neurons.name}", file=out)
+            if family.notes:
+                print(f"    {family.notes}", file=out)
+            for name in names:
+                for m in family.properties:
+                    print(f"    {name}-{m.name}: property {m.property} ({m.property_set} on {m.stimulus_set}), "
+                          f"ks_similarity, ceiling NeuronalPropertyCeiling; version {m.version}, parent "
+                          f"{m.parent or family.parent or family.regions[0]}", file=out)
             continue
         print(f"\n  {' = '.join(names)}  [{family.origin}; version {family.version}, parent "
               f"{family.parent or 'region'}]", file=out)
@@ -301,6 +312,16 @@ def _package_parser(commands) -> None:
     package.add_argument("--time-window", type=float, nargs=2, metavar=("START", "END"),
                          help="ms; time bins inside are averaged (default 70 170 if bins lie there, else all)")
     package.add_argument("--out", required=True, help="output folder (created; the three files are replaced)")
+    # a properties benchmark (README "Your own benchmark → properties"): a neuron × property table instead of responses
+    package.add_argument("--properties", help="a property table: CSV (one row per neuron, one column per property) "
+                                              "or NetCDF (neuroid × neuronal_property)")
+    package.add_argument("--bins", help="with --properties: YAML/JSON mapping property -> list of bin edges")
+    package.add_argument("--property-set", default="ringach2002",
+                         help="with --properties: a built-in property set (ringach2002, ...) or your .py file")
+    package.add_argument("--measures", type=_coords_option, default=None,
+                         help="with --properties: identifier_suffix=property,... (e.g. or_bandwidth=bandwidth)")
+    package.add_argument("--neurons", default="Marques2020",
+                         help="with --properties: how units become neurons (Marques2020 or SyntheticGratings)")
 
 
 def package_data(args, out=None) -> int:
@@ -311,6 +332,21 @@ def package_data(args, out=None) -> int:
     for ours, column in (("stimulus_id", args.stimulus_id), ("region", args.region_column)):
         if column:
             coords[ours] = column
+    if args.properties:  # a properties benchmark's files
+        from .pipeline.packaging_properties import package_properties
+
+        if not args.bins:
+            print("brainpipe package: --properties needs --bins (property -> bin edges)", file=sys.stderr)
+            return 1
+        try:
+            result = package_properties(args.name, args.images, args.stimuli, args.properties, args.bins, args.out,
+                                        args.visual_degrees, args.property_set, dict(args.measures or {}),
+                                        args.neurons)
+        except PackagingError as error:
+            print(f"brainpipe package: {error}", file=sys.stderr)
+            return 1
+        print(result.report(), file=out)
+        return 0
     try:
         result = package(args.name, args.images, args.stimuli, args.responses, args.out, args.visual_degrees,
                          neuroids=args.neuroids, coords=coords or None, region=args.region,

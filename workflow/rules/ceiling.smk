@@ -16,6 +16,8 @@ rule ceiling:
         random_state=1,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
+    wildcard_constraints:
+        benchmark=NOT_PROPERTIES_BENCHMARK,  # properties benchmarks: workflow/rules/properties.smk
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

@@ -44,7 +44,7 @@ except (ConfigError, StaleSha1) as error:
 
 wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
-    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour)/)[^/]+",
+    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour|properties)/)[^/]+",
     # Family.region-metric (neural) or Family-metric (behaviour); as brainpipe.benchmarks.IDENTIFIER
     benchmark="[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+",
     layer="[^/]+",
@@ -388,6 +388,8 @@ def data_files(benchmark):
     assembly = CATALOG.assembly(family.dataset)
     remotes = [assembly.file]
     for stimulus_set in sorted(family.stimulus_sets - {family.private_stimulus_set} | {family.stimulus_set}):
+        if family.properties and stimulus_set not in CATALOG.stimulus_sets:
+            continue  # a declared properties family mapping units on the demo's generated gratings
         stimuli = CATALOG.stimulus_set(stimulus_set)
         remotes += [stimuli.csv, stimuli.zip]
     return {remote.name: remote.sha1 for remote in remotes}
@@ -427,3 +429,15 @@ def fold_mem_mb(wildcards, input):
     target, layer = dimension_sizes(input.target), dimension_sizes(source)
     extra = spantime_sample_space_bytes(b, target["presentation"], target["time_bin"], layer["neuroid"])
     return estimate + int(extra / 1e6)
+
+
+# ---- properties benchmarks (Brain-Score's PropertiesBenchmark; workflow/rules/properties.smk): their ceiling and
+# layer score come from the properties rules, so the neural ceiling and score_layer rules exclude their identifiers.
+import re as _re
+
+PROPERTIES_FAMILIES = sorted(name for name, family in REGISTRY.families.items() if family.properties)
+_PROPERTIES_FAMILY = "(?:" + "|".join(map(_re.escape, PROPERTIES_FAMILIES or ["(?!)"])) + ")-"
+PROPERTIES_BENCHMARK = _PROPERTIES_FAMILY + "[a-z_0-9]+"
+# a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
+# in the whole path's
+NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" + r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"

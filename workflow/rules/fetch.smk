@@ -32,6 +32,10 @@ GRID_DATA = set()
 for _family in {get_benchmark(identifier).family for identifier in config["benchmarks"]}:
     if _family.source != "brainio":
         continue
+    if _family.properties:  # a property table (workflow/rules/properties.smk) and every stimulus set it is mapped on
+        GRID_DATA |= {f"resources/properties/{m.dataset}" + ".nc" for m in _family.properties}
+        GRID_DATA |= {f"resources/stimuli/{s}" for s in _family.stimulus_sets}
+        continue
     try:
         _entry = CATALOG.assembly(_family.dataset)
     except ValueError as error:

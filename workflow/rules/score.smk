@@ -11,6 +11,8 @@ rule score_layer:
     params:
         code=library_code("pipeline/scoring", "benchmarks/base", "behaviour/stages", "behaviour/normalise"),
         definition=benchmark_definition,
+    wildcard_constraints:
+        benchmark=NOT_PROPERTIES_BENCHMARK,  # properties benchmarks: workflow/rules/properties.smk
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

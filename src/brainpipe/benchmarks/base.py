@@ -72,6 +72,43 @@ class Behaviour:
 
 
 @dataclass(frozen=True)
+class PropertyMeasure:
+    """One properties benchmark of a family (the identifier's suffix): which single-neuron property of which
+    property set is compared between the model's units and the recorded neurons (Brain-Score's PropertiesBenchmark,
+    brain-score/vision brainscore_vision/benchmark_helpers/properties_common.py). Plain data.
+
+    ``property_set``: a key of :data:`brainpipe.properties.sets.PROPERTY_SETS` (``ringach2002``, ...) or
+    ``plugin:<file>`` for a user's property function; ``stimulus_set``: the stimuli the property is measured on;
+    ``dataset``: the neural property table (neuron × property, bins in its attributes ``<property>_bins``).
+    """
+
+    name: str                 # identifier suffix: 'or_bandwidth', 'circular_variance', ...
+    property: str             # column of both property tables: 'bandwidth', 'circular_variance', ...
+    property_set: str
+    stimulus_set: str
+    dataset: str
+    parent: str | None = None
+    version: int = 1
+
+
+@dataclass(frozen=True)
+class Neurons:
+    """How model units become "neurons" before any property (brain-score/vision properties_common.py): the
+    receptive-field and blank stimulus sets of the RF mapping, and the orientation set the affine map to firing
+    rates is fitted on. ``name`` keys the cached stages (results/properties/<model>/<layer>/<name>/...)."""
+
+    name: str
+    receptive_field_stimulus_set: str
+    blank_stimulus_set: str
+    orientation_stimulus_set: str
+    visual_degrees: float | None = None  # the three sets' degrees; None: the family's
+
+    @property
+    def stimulus_sets(self):
+        return (self.receptive_field_stimulus_set, self.blank_stimulus_set, self.orientation_stimulus_set)
+
+
+@dataclass(frozen=True)
 class Family:
     """What a benchmark family measures: which data, shown how, split how, ceiled how. Plain data.
 
@@ -111,6 +148,10 @@ class Family:
     fitting_stimulus_set: str | None = None
     fitting_label_column: str = "image_label"  # the fitting stimulus set's class column (probabilities task)
     exclude_conditions: tuple = ()
+    # Properties (Brain-Score's PropertiesBenchmark pattern): the measures (identifier suffix -> property) and how
+    # units become neurons. Identifiers are '<Family>-<measure>' (no region: the family's one region, V1).
+    properties: tuple = ()
+    neurons: Neurons | None = None
 
     @property
     def is_behavioural(self):
@@ -120,10 +161,19 @@ class Family:
         return next(b for b in self.behaviours if b.name == name)
 
     @property
+    def is_properties(self):
+        return bool(self.properties)
+
+    def measure(self, name):
+        return next(m for m in self.properties if m.name == name)
+
+    @property
     def metrics(self):
         """The metrics this family's data supports (and its declaration allows)."""
         if self.behaviours:
             return tuple(b.name for b in self.behaviours)
+        if self.properties:
+            return tuple(m.name for m in self.properties)
         if self.plugin is not None:
             return (self.plugin.metric,)
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
@@ -134,7 +184,9 @@ class Family:
 
     @property
     def stimulus_sets(self):
-        return {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set) if s}
+        sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set) if s}
+        sets |= {m.stimulus_set for m in self.properties}
+        return sets | set(self.neurons.stimulus_sets if self.neurons else ())
 
     @property
     def bibtex_key(self):
@@ -157,9 +209,15 @@ class Benchmark:
         return self.family.behaviour(self.metric) if self.family.behaviours else None
 
     @property
+    def measure(self) -> PropertyMeasure | None:
+        return self.family.measure(self.metric) if self.family.properties else None
+
+    @property
     def kind(self):
         if self.family.behaviours:
             return "behaviour"
+        if self.family.properties:
+            return "properties"
         if self.family.plugin is not None:
             return "custom"
         if self.metric in REPRESENTATIONAL_METRICS:
@@ -175,7 +233,7 @@ class Benchmark:
     @property
     def n_folds(self):
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
-        if self.kind in ("custom", "behaviour") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
+        if self.kind in ("custom", "behaviour", "properties") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 
@@ -183,10 +241,14 @@ class Benchmark:
     def parent(self):
         if self.behaviour is not None:
             return self.behaviour.parent or self.family.parent or "behavior"
+        if self.measure is not None:
+            return self.measure.parent or self.family.parent or self.region
         return self.family.parent or self.region
 
     @property
     def version(self):
+        if self.measure is not None:
+            return self.measure.version
         return self.behaviour.version if self.behaviour is not None else self.family.version
 
     @property
@@ -201,6 +263,8 @@ class Benchmark:
         for behaviour the benchmark's own (brainpipe.behaviour.normalise kinds)."""
         if self.behaviour is not None:
             return self.behaviour.normalisation
+        if self.kind == "properties":  # brain-score/vision benchmarks/__init__.py ceil_score: raw / ceiling
+            return "raw_over_ceiling"
         if self.family.ceiling == "none":
             return "none"
         if self.kind == "custom":
@@ -257,6 +321,20 @@ def build(identifier, families, settings=None) -> Benchmark:
         raise ValueError(f"benchmark {identifier!r}: unknown family {name!r}{closest(name, families)}; "
                          f"known: {sorted(families)}")
     family = families[name]
+    if family.properties:  # '<Family>-<measure>': the region is the family's one (Brain-Score names none)
+        if region is not None:
+            raise ValueError(f"benchmark {identifier!r}: {name} is a properties benchmark named without a region; "
+                             f"write '{name}-{metric}'")
+        if metric not in family.metrics:
+            raise ValueError(f"benchmark {identifier!r}: {name} has no property {metric!r}"
+                             f"{closest(metric, family.metrics)}; its properties: {list(family.metrics)}")
+        try:
+            resolved = resolve_settings(identifier, family, settings)
+        except ValueError as error:
+            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        measure = family.measure(metric)  # the measure's own data and stimuli (DeValois1982 has two of each)
+        family = replace(family, dataset=measure.dataset, stimulus_set=measure.stimulus_set)
+        return Benchmark(identifier, name, family, family.regions[0], metric, resolved)
     if family.behaviours:
         if region is not None:
             raise ValueError(f"benchmark {identifier!r}: {name} is behavioural and has no regions; "

@@ -77,7 +77,7 @@ def local_files(entry: dict) -> list:
     """(path, declared sha1, key of the sha1) of every local file a benchmark_zoo entry declares with a sha1."""
     found = []
     for group, names in (("stimuli", ("csv", "zip")), ("fitting_stimuli", ("csv", "zip")), ("assembly", ("file",)),
-                         ("behaviour", ("file",))):
+                         ("behaviour", ("file",)), ("properties", ("file",))):
         files = entry.get(group) if isinstance(entry, dict) else None
         for name in names if isinstance(files, dict) else ():
             location, key = files.get(name), sha1_key(f"{group}.{name}")

@@ -28,9 +28,10 @@ from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401
 from .custom import CustomBenchmark, PluginError, check_declaration
 from .declared import declared_family
 from .declared_behaviour import declared_behaviour_family, is_behavioural
+from .declared_properties import declared_properties_family, is_properties, neurons_definitions
 
 #: Modules of this package that are machinery, not families.
-_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "custom"}
+_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "declared_properties", "custom"}
 
 
 def _sha1_file(path) -> str:
@@ -65,7 +66,7 @@ class Registry:
 
 def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
-    if family.behaviours:
+    if family.behaviours or family.properties:
         return [f"{family.name}-{metric}" for metric in family.metrics]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 
@@ -182,8 +183,12 @@ def from_config(config: dict | None, base_dir: str | Path = ".") -> Registry:
     if not isinstance(zoo, dict):
         raise ValueError(f"config benchmark_zoo: expected a mapping of family name -> declaration, got {zoo!r}")
     for name, entry in zoo.items():
-        declare = declared_behaviour_family if is_behavioural(entry) else declared_family
-        family, assemblies, stimulus_sets = declare(str(name), entry)
+        if is_properties(entry):  # a properties benchmark (a property table, a property set, stimuli)
+            family, assemblies, stimulus_sets = declared_properties_family(
+                str(name), entry, neurons_definitions(_builtin().families), base_dir)
+        else:
+            declare = declared_behaviour_family if is_behavioural(entry) else declared_family
+            family, assemblies, stimulus_sets = declare(str(name), entry)
         registry.add(family, assemblies, stimulus_sets)
     plugins = config.get("benchmark_plugins") or []
     if not isinstance(plugins, list):

@@ -27,6 +27,8 @@ BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
 #: metrics that compare a model with the ground truth, not with humans: Brain-Score's engineering benchmarks
 #: (e.g. top-1 accuracy), shown but not part of the behaviour aggregate or the average
 ENGINEERING_METRICS = ("accuracy",)
+#: the metric of the properties benchmarks' score JSONs (brainpipe.properties.stages.property_score)
+PROPERTIES_METRICS = ("ks_similarity",)
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
 PER_CONDITION_METRICS = ("error_consistency", "accuracy")
 
@@ -89,6 +91,27 @@ def left_out_of_means(headlines, benchmarks, simulated=()):
     return reasons
 
 
+def _nest_region_subparents(neural):
+    """Brain-Score's V1 sub-parents ('V1-orientation', 'V1-texture_modulation', ... of the properties benchmarks):
+    each a column of its own, counted in its region's column ('V1 (mean)': the mean over the region's benchmarks
+    and sub-parents) instead of in the average. Sub-parent columns come first (a column's children are computed
+    before it)."""
+    nested, regions = {}, {}
+    for column, (children, counted) in neural.items():
+        parent = column[:-len(PARENT_SUFFIX)]
+        region, dash, rest = parent.partition("-")
+        if dash and region and rest:
+            nested[column] = (children, False)
+            regions.setdefault(f"{region}{PARENT_SUFFIX}", []).append(column)
+    for column, (children, counted) in neural.items():
+        if column not in nested:
+            regions.setdefault(column, [])
+            nested[column] = (children + regions.pop(column), counted)
+    for column, subparents in regions.items():  # a region with sub-parents only
+        nested[column] = (subparents, True)
+    return nested
+
+
 def aggregation(headlines, benchmarks, simulated=()):
     """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
 
@@ -101,7 +124,9 @@ def aggregation(headlines, benchmarks, simulated=()):
     left_out = left_out_of_means(headlines, benchmarks, simulated)
     groups = parents_of(headlines, [b for b in benchmarks if b not in left_out])
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
-    behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None}
+    # properties benchmarks (Marques2020_*: '<family>-<measure>', no region) are neural: metric ks_similarity
+    behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None
+                   and metric.get(b) not in PROPERTIES_METRICS}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
     neural, sub, roots, engineered = {}, {}, [], {}
     for parent, members in groups.items():
@@ -114,6 +139,7 @@ def aggregation(headlines, benchmarks, simulated=()):
             sub[column] = (members, False)
         else:
             neural[column] = (members, True)
+    neural = _nest_region_subparents(neural)
     columns = {**neural, **sub}
     if roots or sub:
         columns[f"{BEHAVIOUR_PARENT}{PARENT_SUFFIX}"] = (roots + list(sub), True)

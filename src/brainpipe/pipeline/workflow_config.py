@@ -331,7 +331,7 @@ def check_committed_regions(config, registry):
 #: these names would write into them. Keep in step with the ``model`` wildcard constraint in
 #: workflow/rules/common.smk (tests/test_workflow_config.py compares the two).
 RESULT_FOLDERS = ("ceilings", "activations", "assemblies", "stimuli_on_screen", "benchmarks", "plots", "gram",
-                  "behaviour")
+                  "behaviour", "properties")
 RESULT_FILES = ("summary.tsv", "leaderboard.csv", "leaderboard.html")
 
 

@@ -1,0 +1,158 @@
+"""The Marques2020 properties stages against Brain-Score 2.4.2's code on the same arrays: time and peak memory.
+
+Usage (after keeping a workflow run of all 22 benchmarks on the loopback fixtures)::
+
+    BRAINPIPE_KEEP_MARQUES=/tmp/marques .venv/bin/python -m pytest -m slow tests/test_marques2020_workflow.py
+    .venv/bin/python perf/bench_properties.py /tmp/marques [--brainscore-python /work/bsref/.venv/bin/python]
+
+Three figures, all on the activations the workflow wrote (alexnet_untrained, layer features.2, tiny fixture grids
+of tests/properties_fixtures.py: the timings show the fixed costs and the scaling of the bootstrap, not real-scale
+extraction):
+
+1. **the workflow's jobs** (Snakemake's ``benchmark:`` files): wall time and peak RSS per stage, summed over jobs
+   (each job also pays a Python start, ~3 s);
+2. **brainpipe's computation** in one process, the stages' library functions in the workflow's order: RF mapping,
+   firing-rate map, each of the 6 property sets once, 22 ceilings, 22 scores;
+3. **Brain-Score's** ``load_benchmark(id)``, ``benchmark(model)`` and ``benchmark.ceiling`` for the 22 (run in its own
+   venv by tests/reference/make_marques2020_reference.py with ``--time``), whose RF mapping, affine map, firing
+   rates and properties are recomputed inside each benchmark call (result_caching disabled, as on a fresh install
+   without a cache).
+
+The numbers of 2 and 3 are compared too (they must be equal within 1e-6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import resource
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+MODEL, LAYER = "alexnet_untrained", "features.2"
+
+
+def workflow_stages(work: Path):
+    stages = defaultdict(lambda: [0.0, 0.0, 0])
+    for tsv in (work / "logs" / "timing").rglob("*.tsv"):
+        rule = tsv.relative_to(work / "logs" / "timing").parts[0]
+        name = {"ceiling": "ceiling", "score_layer": "score_layer", "score": "score"}.get(rule, rule)
+        if rule == "properties":
+            name = "properties:" + tsv.stem.split(".")[0].replace("ringach2002", "property sets").replace(
+                "devalois1982a", "property sets").replace("devalois1982b", "property sets").replace(
+                "schiller1976", "property sets").replace("cavanaugh2002", "property sets").replace(
+                "freemanziemba2013", "property sets")
+        with open(tsv) as handle:
+            row = next(csv.DictReader(handle, delimiter="\t"))
+        entry = stages[name]
+        entry[0] += float(row["s"])
+        entry[1] = max(entry[1], float(row["max_rss"]) if row["max_rss"] not in ("", "-", "NA") else 0.0)
+        entry[2] += 1
+    return stages
+
+
+def brainpipe_in_process(work: Path):
+    import numpy as np
+
+    from brainpipe import benchmarks
+    from brainpipe.data.stimuli import read_stimulus_set
+    from brainpipe.io import read_netcdf
+    from brainpipe.properties import stages
+    from brainpipe.properties.sets import property_function
+
+    def folder(stimulus_set, degrees):
+        return stimulus_set if degrees == 8 else f"{stimulus_set}--target8.00--source{degrees:.2f}"
+
+    def load(stimulus_set, degrees):
+        key = folder(stimulus_set, degrees)
+        table = read_stimulus_set(work / "results" / "stimuli_on_screen" / key if key != stimulus_set
+                                  else work / "resources" / "stimuli" / key, check_files=False)
+        array = read_netcdf(work / "results" / "activations" / MODEL / key / f"{LAYER}.nc")
+        return table, array
+
+    identifiers = sorted(i for i in benchmarks.builtin().identifiers() if i.startswith("Marques2020_"))
+    registry = benchmarks.builtin()
+    timings, results = {}, {}
+    start = time.perf_counter()
+    rf_table, rf = load("Marques2020_receptive_field", 12)
+    _, blank_array = load("Marques2020_blank", 12)
+    or_table, orientation = load("Marques2020_orientation", 12)
+    blank = stages.blank_response(blank_array, "blank")
+    timings["read activations"] = time.perf_counter() - start
+    start = time.perf_counter()
+    positions = stages.receptive_field_positions(stages.responses_on(rf, rf_table, "rf"), blank, rf_table,
+                                                 rf["neuroid_id"].values)
+    timings["receptive fields"] = time.perf_counter() - start
+    start = time.perf_counter()
+    affine = stages.firing_rate_map(positions, stages.responses_on(orientation, or_table, "or"), blank, or_table)
+    timings["firing-rate map"] = time.perf_counter() - start
+    tables, spent = {}, 0.0
+    for identifier in identifiers:
+        b = registry.benchmark(identifier)
+        key = b.measure.property_set
+        if key not in tables:
+            table, array = load(b.measure.stimulus_set, b.family.visual_degrees)
+            responses = stages.responses_on(array, table, key)
+            begin = time.perf_counter()
+            tables[key] = stages.model_properties(property_function(key), responses, blank, table, positions, affine, key)
+            spent += time.perf_counter() - begin
+    timings["property sets (6)"] = spent
+    ceilings, scores = 0.0, 0.0
+    for identifier in identifiers:
+        b = registry.benchmark(identifier)
+        data = read_netcdf(work / "resources" / "properties" / f"{b.measure.dataset}.nc")
+        values, bins = stages.neural_property(data, b.measure.property, identifier)
+        begin = time.perf_counter()
+        ceiling = stages.property_ceiling(values, bins, 0, b.measure.property)
+        ceilings += time.perf_counter() - begin
+        model = stages.model_property_values(tables[b.measure.property_set], b.measure.property, identifier)
+        begin = time.perf_counter()
+        results[identifier] = stages.property_score(model, values, bins, ceiling, 0, b.measure.property)
+        scores += time.perf_counter() - begin
+    timings["ceilings (22)"], timings["scores (22)"] = ceilings, scores
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return timings, results, peak
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kept", type=Path, help="folder kept by BRAINPIPE_KEEP_MARQUES (store/ and work/)")
+    parser.add_argument("--brainscore-python", default="/work/bsref/.venv/bin/python",
+                        help="python of a venv with brainscore-vision 2.4.2 (BS_INSTALL_DEPENDENCIES=no)")
+    args = parser.parse_args()
+    work = args.kept / "work"
+    print("1. workflow jobs (Snakemake benchmark files; seconds summed over jobs, largest peak RSS in MB)")
+    for name, (seconds, rss, jobs) in sorted(workflow_stages(work).items()):
+        print(f"   {name:<40} {seconds:8.1f} s  {rss:8.0f} MB  ({jobs} jobs)")
+    timings, results, peak = brainpipe_in_process(work)
+    print(f"2. brainpipe, one process (peak RSS {peak:.0f} MB)")
+    for name, seconds in timings.items():
+        print(f"   {name:<40} {seconds:8.3f} s")
+    ours = sum(v for k, v in timings.items() if k != "read activations")
+    out = args.kept / "brainscore_timed.json"
+    command = [args.brainscore_python, str(REPO / "tests/reference/make_marques2020_reference.py"), str(args.kept),
+               str(out), "--time"]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, env={"BS_INSTALL_DEPENDENCIES": "no",
+                                                                   "RESULTCACHING_DISABLE": "1", "PATH": "/usr/bin:/bin"})
+    wall = time.perf_counter() - started
+    theirs = json.loads(out.read_text())
+    seconds = sum(entry["seconds"] for entry in theirs["scores"].values())
+    print(f"3. Brain-Score 2.4.2, one process (peak RSS {theirs['peak_rss_mb']:.0f} MB, process wall {wall:.1f} s)")
+    print(f"   22 × (benchmark(model) + benchmark.ceiling)  {seconds:8.3f} s")
+    print(f"properties + ceilings + scores: brainpipe {ours:.3f} s, Brain-Score {seconds:.3f} s: "
+          f"{seconds / ours:.1f}× faster")
+    worst = max(abs(results[i][f] - theirs["scores"][i][f]) for i in results
+                for f in ("raw", "error", "ceiling", "ceiling_error", "score"))
+    print(f"largest difference of any raw, error, ceiling, ceiling error or score: {worst:.2e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+"""Simulate the SyntheticGratings V1 property table (known distributions; brainpipe's offline properties demo)."""
+
+from brainpipe.io import write_netcdf
+from brainpipe.pipeline.logs import logged
+from brainpipe.properties import demo
+
+with logged(snakemake.log[0], "demo_properties"):
+    data = demo.simulate_population(snakemake.params.n_neurons, snakemake.params.seed)
+    write_netcdf(data, snakemake.output[0])
+    print(f"simulated {data.sizes['neuroid']} V1 neurons: {data.attrs['simulated']}")
