@@ -142,6 +142,8 @@ def behaviour_task_inputs(wildcards):
             inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     if b.behaviour.task == "odd_one_out":
         inputs["human"] = f"results/assemblies/{b.family.dataset}/behaviour.nc"
+    if task_spec(b).get("stimulus_columns"):  # a label task that copies test stimulus columns (Baker2022)
+        inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     return inputs
 
 
@@ -152,7 +154,13 @@ def behaviour_task_spec(wildcards):
 
 
 def behavioural_datasets():
-    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours})
+    """Data sets of human trials (rule prepare_behaviour); not the targets built from a stimulus set."""
+    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source != "stimuli"})
+
+
+def stimulus_target_datasets():
+    """Targets built from a stimulus set's own columns (rule stimulus_target; Hermann2020: no human data)."""
+    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source == "stimuli"})
 
 
 def layer_file(model_name, stimuli, layer):
@@ -383,6 +391,9 @@ def data_files(benchmark):
     """Object name -> sha1 of every file a benchmark's data comes from (recorded in its score JSON);
     None for a declared local file without a declared sha1, and {} for generated (demo) data."""
     family = benchmark.family
+    if family.source == "stimuli":  # the target is the stimulus set itself
+        stimuli = CATALOG.stimulus_set(family.stimulus_set)
+        return {remote.name: remote.sha1 for remote in (stimuli.csv, stimuli.zip)}
     if family.source != "brainio":
         return {}
     assembly = CATALOG.assembly(family.dataset)

@@ -98,4 +98,30 @@ def prepare_behaviour(assembly: xr.DataArray, exclude_conditions=(), name: str |
     return assembly
 
 
-__all__ = ["load_behaviour", "prepare_behaviour", "isnull"]
+def stimulus_target(stimuli_csv: str | os.PathLike) -> xr.DataArray:
+    """A target for a benchmark without human data (brain-score/vision benchmarks/hermann2020/benchmark.py scores
+    against the stimulus set's own columns): one presentation per stimulus in the CSV's order, every column
+    (but ``filename``/``path``) a coordinate, the value the ``truth`` column (else ``stimulus_id``).
+
+    Raises ValueError naming the file when it has no ``stimulus_id`` or repeats one.
+    """
+    from brainpipe.data.fetch import _column_values
+
+    stimuli_csv = Path(stimuli_csv)
+    table = pd.read_csv(stimuli_csv, dtype={"stimulus_id": str})
+    if "stimulus_id" not in table.columns:
+        raise ValueError(f"{stimuli_csv}: no column 'stimulus_id' (has {sorted(table.columns)})")
+    repeated = table["stimulus_id"][table["stimulus_id"].duplicated()]
+    if len(repeated):
+        raise ValueError(f"{stimuli_csv}: column 'stimulus_id' repeats {list(repeated[:3])}; one row per stimulus")
+    if table.empty:
+        raise ValueError(f"{stimuli_csv}: no stimuli")
+    coords = {c: ("presentation", _column_values(table[c])) for c in table.columns if c not in ("filename", "path")}
+    coords["stimulus_id"] = ("presentation", table["stimulus_id"].astype(str).to_numpy(object))
+    values = table["truth" if "truth" in table.columns else "stimulus_id"].astype(str).to_numpy(object)
+    target = xr.DataArray(values, dims=("presentation",), coords=coords)
+    target.attrs["source"] = str(stimuli_csv)
+    return target
+
+
+__all__ = ["load_behaviour", "prepare_behaviour", "stimulus_target", "isnull"]
