@@ -8,6 +8,10 @@ object names, as tests/behaviour_fixtures.py does for the first four families.
   ``original_image_category``, ``original_image_variation``, ``conflict_image_category``,
   ``conflict_image_variation``, ``condition`` (0), ``filename``. Some images have no conflict (both categories equal),
   as in the real set.
+* ObjectNet (``ObjectNet``): no human data; the stimulus set ``BarbuMayo2019`` with the columns of
+  brainscore_vision/data/barbumayo2019/BarbuMayo2019.py (``image_id``, ``synset``, ``filepath``) and ``filename``;
+  the images resemble Baker2022's animal stand-ins, labelled with the WordNet id of the animal's first ImageNet
+  class (or, for every third image, another class), so the prototype readout below gets some of them right.
 * Baker2022 (``Baker2022``): ``assy_Baker2022_{normal,inverted}_distortion.nc`` — one trial per presentation, value =
   ``Correct?`` (0/1); coords ``stimulus_id``, ``subject`` (``Subj``: integers 1..n), ``condition``, ``truth``
   (animal), ``correct``, ``orientation`` (brainscore_vision/data/baker2022/data_packaging/*_data_assembly.py); stimuli
@@ -30,7 +34,7 @@ import pandas as pd
 from behaviour_fixtures import GEIRHOS_CATEGORIES, _assembly, _image, _write_nc
 from brainio_fixtures import _png_bytes, _sha1, write_zip
 
-FAMILIES = ("Hermann2020", "Baker2022")
+FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet")
 BAKER_ANIMALS = ("bear", "bunny", "cat", "elephant", "frog", "lizard", "tiger", "turtle", "wolf")
 
 
@@ -94,6 +98,23 @@ def baker2022(dataset="normal", seed=0, per_animal=3, subjects=8):
     return assembly, stimuli, pngs
 
 
+def objectnet(seed=0, per_animal=3):
+    """ObjectNet stand-in: animal pictures labelled by ImageNet WordNet id."""
+    from brainpipe.behaviour._synsets import SYNSETS
+    from brainpipe.behaviour.tasks import label_indices
+
+    rng = np.random.default_rng(seed + 7)
+    rows, pngs = [], {}
+    for a, animal in enumerate(BAKER_ANIMALS):
+        for k in range(per_animal):
+            number = len(rows)
+            synset = SYNSETS[label_indices(animal)[0]] if k % 3 else SYNSETS[int(rng.integers(0, 1000))]
+            name = f"{number:05d}.png"
+            pngs[name] = _png_bytes(_image(rng, 64, a, 1.0 if k % 2 == 0 else 0.7))
+            rows.append(dict(image_id=str(number), synset=synset, filepath=f"images_no_border/{name}", filename=name))
+    return pd.DataFrame(rows), pngs
+
+
 def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
     """Write the fixture files into ``root`` under their real object names; object name → sha1."""
     root = Path(root)
@@ -117,6 +138,9 @@ def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
                 _write_nc(array, root / name, True)
                 written.append(name)
                 stimuli(f"Baker2022_{dataset}_distortion", table, images)
+        elif family == "ObjectNet":
+            table, images = objectnet(seed)
+            stimuli("BarbuMayo2019", table, images)
         else:
             raise ValueError(f"unknown fixture family {family!r}; known: {', '.join(FAMILIES)}")
     return {name: _sha1((root / name).read_bytes()) for name in written}
@@ -162,7 +186,7 @@ def prototype_alexnet_state(prototypes: dict, seed: int = 0, scale: float = 50.0
 
 
 #: the stand-in weights each fixture family is scored with (see prototype_alexnet_state)
-WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes"}
+WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes", "ObjectNet": "baker_prototypes"}
 ALEXNET_FILE = "alexnet-owt-7be5be79.pth"  # torchvision's file name for IMAGENET1K_V1 (what both sides load)
 
 

@@ -1,4 +1,5 @@
-"""Issue 26 families: Hermann2020 (shape bias / shape match) and Baker2022 (accuracy delta).
+"""Issue 26 families: Hermann2020 (shape bias / shape match), Baker2022 (accuracy delta) and the engineering
+benchmark ObjectNet-top1 (top-1 accuracy against the stimulus set's synsets).
 
 * The metrics against small cases computed by hand (brainpipe.behaviour.shape_bias, accuracy_delta).
 * The families as Brain-Score 2.4.2 declares them (identifiers, versions, parents, object names, sha1s).
@@ -78,6 +79,10 @@ def test_stimulus_target_reads_the_csv(tmp_path):
     target = stimulus_target(csv)
     assert list(target.values) == ["cat", "dog"] and "filename" not in target.coords
     assert list(target["conflict_image_category"].values) == ["dog", "dog"]
+    with pytest.raises(ValueError, match=r"no column 'synset'"):
+        stimulus_target(csv, "synset")
+    pd.DataFrame({"stimulus_id": ["a", "b"], "synset": ["n01", "n02"]}).to_csv(csv, index=False)
+    assert list(stimulus_target(csv, "synset")["truth"].values) == ["n01", "n02"]
     pd.DataFrame({"stimulus_id": ["a", "a"], "truth": ["cat", "dog"]}).to_csv(csv, index=False)
     with pytest.raises(ValueError, match=r"stimuli\.csv.*repeats"):
         stimulus_target(csv)
@@ -173,6 +178,10 @@ def test_declared_as_brainscore():
     baker = benchmarks.parse("Baker2022frankenstein-accuracy_delta")
     assert stages.task_spec(baker)["stimulus_columns"] == ["animal", "image_type", "orientation"]
     assert "-columns-" in stages.task_key(baker.behaviour, baker.family)
+    objectnet = benchmarks.parse("ObjectNet-top1")
+    assert (objectnet.parent, objectnet.version, objectnet.family.stimulus_set) == ("engineering", 1, "BarbuMayo2019")
+    assert catalog.stimulus_set("BarbuMayo2019").csv.sha1 == "e4d8888ccb6beca28636e6698e7beb130e278e12"
+    assert stages.task_key(objectnet.behaviour, objectnet.family) == "label"  # shared with every 'imagenet' label task
     hermann = benchmarks.parse("Hermann2020cueconflict-shape_bias")
     top1 = benchmarks.parse("Geirhos2021cueconflict-top1")
     assert stages.task_key(hermann.behaviour, hermann.family) == stages.task_key(top1.behaviour, top1.family)
@@ -219,7 +228,7 @@ def test_equals_brainscore(scored, identifier):
         assert ours["raw"] == ours["score"] and ours["ceiling"] == 1.0
     if theirs["ceiling"] is not None:
         assert ours["ceiling"] == pytest.approx(theirs["ceiling"], abs=1e-6)
-    if identifier.endswith("shape_match"):
+    if identifier.endswith(("shape_match", "-top1")):
         assert ours["error"] == pytest.approx(theirs["error"], abs=1e-6)
     benchmark = benchmarks.parse(identifier)
     assert (ours["parent"], ours["version"], ours["metric"], ours["task"]) == \
@@ -235,3 +244,18 @@ def test_fixture_scores_are_not_degenerate(scored):
     for identifier in ("Baker2022fragmented-accuracy_delta", "Baker2022inverted-accuracy_delta"):
         assert 0 < reference[identifier]["raw"] < 1 and 0 < reference[identifier]["score"] < 1
     assert 0 < reference["Baker2022frankenstein-accuracy_delta"]["raw"] < 1
+    assert 0 < reference["ObjectNet-top1"]["score"] < 1
+
+
+def test_leaderboard_places_them_as_brainscore():
+    """Baker2022 under ``behavior`` (in the average); Hermann2020 and ObjectNet engineering: shown, not averaged."""
+    from brainpipe.pipeline.report import aggregation
+
+    ids = ["Baker2022frankenstein-accuracy_delta", "Baker2022inverted-accuracy_delta",
+           "Hermann2020cueconflict-shape_bias", "ObjectNet-top1"]
+    headlines = [{"benchmark": i, "parent": benchmarks.parse(i).parent, "metric": benchmarks.parse(i).behaviour.metric}
+                 for i in ids]
+    columns = aggregation(headlines, ids)
+    assert columns["Baker2022 (mean)"] == (ids[:2], False)
+    assert columns["behavior (mean)"] == (["Baker2022 (mean)"], True)
+    assert columns["Hermann2020 (mean)"] == ([ids[2]], False) and columns["engineering (mean)"] == ([ids[3]], False)

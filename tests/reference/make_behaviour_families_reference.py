@@ -36,6 +36,7 @@ BENCHMARKS = {
     "Hermann2020": ("Hermann2020cueconflict-shape_bias", "Hermann2020cueconflict-shape_match"),
     "Baker2022": ("Baker2022frankenstein-accuracy_delta", "Baker2022fragmented-accuracy_delta",
                   "Baker2022inverted-accuracy_delta"),
+    "ObjectNet": ("ObjectNet-top1",),
 }
 
 SHIM = """

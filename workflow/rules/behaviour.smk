@@ -77,6 +77,9 @@ rule stimulus_target:
         "results/assemblies/{dataset}/behaviour.nc",
     params:
         code=library_code("behaviour/data", "behaviour/_common"),
+        # the ground-truth column (ObjectNet: synset), declared by the family's benchmarks
+        truth_column=lambda wildcards: dict(family_of_dataset(wildcards.dataset).behaviours[0].options).get(
+            "truth_column", "truth"),
     wildcard_constraints:
         dataset="|".join(map(re.escape, stimulus_target_datasets())) or "(?!)",
     conda:

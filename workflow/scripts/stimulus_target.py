@@ -7,6 +7,6 @@ from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "stimulus_target"):
-    target = stimulus_target(f"{snakemake.input[0]}/{CSV_NAME}")
+    target = stimulus_target(f"{snakemake.input[0]}/{CSV_NAME}", snakemake.params.truth_column)
     write_netcdf(target, snakemake.output[0])
     print(f"{snakemake.input[0]}: {target.sizes['presentation']} stimuli, columns {sorted(map(str, target.coords))}")

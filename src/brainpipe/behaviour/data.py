@@ -98,12 +98,13 @@ def prepare_behaviour(assembly: xr.DataArray, exclude_conditions=(), name: str |
     return assembly
 
 
-def stimulus_target(stimuli_csv: str | os.PathLike) -> xr.DataArray:
+def stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth") -> xr.DataArray:
     """A target for a benchmark without human data (brain-score/vision benchmarks/hermann2020/benchmark.py scores
     against the stimulus set's own columns): one presentation per stimulus in the CSV's order, every column
-    (but ``filename``/``path``) a coordinate, the value the ``truth`` column (else ``stimulus_id``).
+    (but ``filename``/``path``) a coordinate. ``truth_column`` (e.g. ObjectNet's ``synset``) becomes the ``truth``
+    coordinate and the values; without one the values are the ``stimulus_id``.
 
-    Raises ValueError naming the file when it has no ``stimulus_id`` or repeats one.
+    Raises ValueError naming the file when it has no ``stimulus_id``, repeats one, or lacks ``truth_column``.
     """
     from brainpipe.data.fetch import _column_values
 
@@ -118,7 +119,13 @@ def stimulus_target(stimuli_csv: str | os.PathLike) -> xr.DataArray:
         raise ValueError(f"{stimuli_csv}: no stimuli")
     coords = {c: ("presentation", _column_values(table[c])) for c in table.columns if c not in ("filename", "path")}
     coords["stimulus_id"] = ("presentation", table["stimulus_id"].astype(str).to_numpy(object))
-    values = table["truth" if "truth" in table.columns else "stimulus_id"].astype(str).to_numpy(object)
+    if truth_column not in table.columns:
+        if truth_column != "truth":
+            raise ValueError(f"{stimuli_csv}: no column {truth_column!r} (the ground truth; has {sorted(table.columns)})")
+        truth_column = "stimulus_id"
+    values = table[truth_column].astype(str).to_numpy(object)
+    if truth_column != "stimulus_id":
+        coords["truth"] = ("presentation", values)
     target = xr.DataArray(values, dims=("presentation",), coords=coords)
     target.attrs["source"] = str(stimuli_csv)
     return target

@@ -26,7 +26,9 @@ BEHAVIOUR_PARENT = "behavior"  # Brain-Score's behavioural root ('behavior_visio
 BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
 #: metrics that compare a model with the ground truth, not with humans: Brain-Score's engineering benchmarks
 #: (e.g. top-1 accuracy), shown but not part of the behaviour aggregate or the average
-ENGINEERING_METRICS = ("accuracy",)
+#: Hermann2020's shape bias / shape match read no human data either (brain-score/vision
+#: benchmarks/hermann2020/test.py files them under ``TestEngineering``)
+ENGINEERING_METRICS = ("accuracy", "shape_bias", "shape_match")
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
 PER_CONDITION_METRICS = ("error_consistency", "accuracy")
 
