@@ -12,6 +12,10 @@ object names, as tests/behaviour_fixtures.py does for the first four families.
   brainscore_vision/data/barbumayo2019/BarbuMayo2019.py (``image_id``, ``synset``, ``filepath``) and ``filename``;
   the images resemble Baker2022's animal stand-ins, labelled with the WordNet id of the animal's first ImageNet
   class (or, for every third image, another class), so the prototype readout below gets some of them right.
+* BMD2024 (``BMD2024``, experiments texture_1 and dotted_2): ``assy_BMD_2024_<experiment>.nc`` — one trial per
+  presentation, value = ``subject_answer``; coords ``subject``, ``subject_answer``, ``stimulus_id``, ``truth``,
+  ``condition`` (brainscore_vision/data/bmd2024/data_packaging/BMD_2024_data_assembly.py); stimuli with
+  ``stimulus_id``, ``truth``, ``condition`` (data_packaging/stim_meta.csv) and ``filename``.
 * Baker2022 (``Baker2022``): ``assy_Baker2022_{normal,inverted}_distortion.nc`` — one trial per presentation, value =
   ``Correct?`` (0/1); coords ``stimulus_id``, ``subject`` (``Subj``: integers 1..n), ``condition``, ``truth``
   (animal), ``correct``, ``orientation`` (brainscore_vision/data/baker2022/data_packaging/*_data_assembly.py); stimuli
@@ -34,7 +38,8 @@ import pandas as pd
 from behaviour_fixtures import GEIRHOS_CATEGORIES, _assembly, _image, _write_nc
 from brainio_fixtures import _png_bytes, _sha1, write_zip
 
-FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet")
+FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet", "BMD2024")
+BMD_LABELS = ("airplane", "bear", "bicycle", "bird", "bottle", "car", "cat", "chair", "elephant", "knife")
 BAKER_ANIMALS = ("bear", "bunny", "cat", "elephant", "frog", "lizard", "tiger", "turtle", "wolf")
 
 
@@ -98,6 +103,31 @@ def baker2022(dataset="normal", seed=0, per_animal=3, subjects=8):
     return assembly, stimuli, pngs
 
 
+def bmd2024(experiment="texture_1", seed=0, per_category=3, subjects=6):
+    """One BMD2024 experiment: 10 categories × ``per_category`` images, every subject names every image."""
+    rng = np.random.default_rng(seed + 10 + ("texture_1", "texture_2", "dotted_1", "dotted_2").index(experiment))
+    suffix = {"texture_1": "t1", "texture_2": "t2", "dotted_1": "d1", "dotted_2": "d2"}[experiment]
+    rows, pngs = [], {}
+    for c, category in enumerate(BMD_LABELS):
+        for k in range(per_category):
+            stimulus_id = f"{category.capitalize()}_{k + 1}_{suffix}"
+            pngs[f"{stimulus_id}.png"] = _png_bytes(_image(rng, 64, c, rng.uniform(0.4, 1.0)))
+            rows.append(dict(stimulus_id=stimulus_id, truth=category, condition=experiment,
+                             filename=f"{stimulus_id}.png"))
+    stimuli = pd.DataFrame(rows)
+    trials = []
+    for subject in range(subjects):
+        skill = rng.uniform(0.5, 0.95)
+        for i in rng.permutation(len(stimuli)):
+            row = stimuli.iloc[i]
+            answer = row.truth if rng.random() < skill else BMD_LABELS[int(rng.integers(0, 10))]
+            trials.append(dict(subject=f"participant_{subject:03d}", subject_answer=answer,
+                               stimulus_id=row.stimulus_id, truth=row.truth, condition=experiment))
+    trials = pd.DataFrame(trials)
+    coords = {column: ("presentation", trials[column].to_numpy()) for column in trials.columns}
+    return _assembly(trials["subject_answer"].to_numpy(object), coords, f"BMD_2024_{experiment}"), stimuli, pngs
+
+
 def objectnet(seed=0, per_animal=3):
     """ObjectNet stand-in: animal pictures labelled by ImageNet WordNet id."""
     from brainpipe.behaviour._synsets import SYNSETS
@@ -138,6 +168,13 @@ def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
                 _write_nc(array, root / name, True)
                 written.append(name)
                 stimuli(f"Baker2022_{dataset}_distortion", table, images)
+        elif family == "BMD2024":
+            for experiment in ("texture_1", "dotted_2"):
+                array, table, images = bmd2024(experiment, seed)
+                name = f"assy_BMD_2024_{experiment}.nc"
+                _write_nc(array, root / name, True)
+                written.append(name)
+                stimuli(f"BMD_2024_{experiment}", table, images)
         elif family == "ObjectNet":
             table, images = objectnet(seed)
             stimuli("BarbuMayo2019", table, images)
@@ -186,7 +223,8 @@ def prototype_alexnet_state(prototypes: dict, seed: int = 0, scale: float = 50.0
 
 
 #: the stand-in weights each fixture family is scored with (see prototype_alexnet_state)
-WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes", "ObjectNet": "baker_prototypes"}
+WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes", "ObjectNet": "baker_prototypes",
+           "BMD2024": "seeded"}
 ALEXNET_FILE = "alexnet-owt-7be5be79.pth"  # torchvision's file name for IMAGENET1K_V1 (what both sides load)
 
 

@@ -37,6 +37,7 @@ BENCHMARKS = {
     "Baker2022": ("Baker2022frankenstein-accuracy_delta", "Baker2022fragmented-accuracy_delta",
                   "Baker2022inverted-accuracy_delta"),
     "ObjectNet": ("ObjectNet-top1",),
+    "BMD2024": ("BMD2024.texture_1Behavioral-accuracy_distance", "BMD2024.dotted_2Behavioral-accuracy_distance"),
 }
 
 SHIM = """

@@ -46,7 +46,10 @@ wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
     model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour)/)[^/]+",
     # Family.region-metric (neural) or Family-metric (behaviour); as brainpipe.benchmarks.IDENTIFIER
-    benchmark="[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+",
+    # or one of Brain-Score's identifiers kept verbatim (Behaviour.identifier: BMD2024.texture_1Behavioral-...)
+    benchmark="|".join(["[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"] + [
+        __import__("re").escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len,
+                                                   reverse=True)]),
     layer="[^/]+",
     fold="[0-9]+",
     region="[A-Za-z0-9]+",
@@ -119,7 +122,8 @@ def behaviour_benchmark(wildcards):
     wanted = f"results/behaviour/{wildcards.model}/{wildcards.task}/{wildcards.stimuli}.nc"
     candidates = list(config["benchmarks"]) + [i for i in REGISTRY.identifiers() if i not in config["benchmarks"]]
     for identifier in candidates:
-        family = REGISTRY.families.get(identifier.split("-", 1)[0])
+        verbatim = bench.base.verbatim_identifiers(REGISTRY.families).get(identifier)
+        family = REGISTRY.families.get(verbatim[0] if verbatim else identifier.split("-", 1)[0])
         if family is None or not family.behaviours:
             continue
         b = get_benchmark(identifier)
@@ -392,8 +396,9 @@ def data_files(benchmark):
     None for a declared local file without a declared sha1, and {} for generated (demo) data."""
     family = benchmark.family
     if family.source == "stimuli":  # the target is the stimulus set itself
-        stimuli = CATALOG.stimulus_set(family.stimulus_set)
-        return {remote.name: remote.sha1 for remote in (stimuli.csv, stimuli.zip)}
+        remotes = [f for s in sorted(family.stimulus_sets) for f in (CATALOG.stimulus_set(s).csv,
+                                                                     CATALOG.stimulus_set(s).zip)]
+        return {remote.name: remote.sha1 for remote in remotes}
     if family.source != "brainio":
         return {}
     assembly = CATALOG.assembly(family.dataset)

@@ -31,7 +31,7 @@ except ValueError as error:
 GRID_DATA = set()
 for _family in {get_benchmark(identifier).family for identifier in config["benchmarks"]}:
     if _family.source == "stimuli":  # a target built from the stimulus set (Hermann2020): no recordings
-        GRID_DATA.add(f"resources/stimuli/{_family.stimulus_set}")
+        GRID_DATA |= {f"resources/stimuli/{s}" for s in _family.stimulus_sets}
         continue
     if _family.source != "brainio":
         continue

@@ -217,6 +217,8 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
         return getattr(metrics, behaviour.metric)(model, human)
     if behaviour.metric == "accuracy_delta":  # Baker2022: the model's labels on every image of the orientation
         return metrics.accuracy_delta(model, human, tuple(opts["image_types"]), str(opts["orientation"]))
+    if behaviour.task == "probabilities" and behaviour.metric in ("accuracy", "accuracy_distance"):
+        model = probability_choices(model)  # Lonnqvist2024: the most probable class is the model's answer
     model = _subset(model, coord(human, "stimulus_id"), name)
     if behaviour.metric in ("i2n", "i1"):
         return getattr(metrics, behaviour.metric)(model, human)
@@ -228,6 +230,17 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
     if behaviour.metric == "accuracy_distance":
         return metrics.accuracy_distance(model, human, tuple(opts.get("variables", ())))
     raise ValueError(f"behavioural metric {behaviour.metric!r} is not wired into the workflow")
+
+
+def probability_choices(probabilities: xr.DataArray) -> xr.DataArray:
+    """(presentation × choice) probabilities → the most probable choice per presentation (first on ties), as a
+    label task's output (brain-score/vision benchmarks/lonnqvist2024/benchmark.py ``convert_proba_to_choices``)."""
+    require_coords(probabilities, ["choice"], "model probabilities")
+    probabilities = probabilities.transpose("presentation", "choice")
+    choices = np.asarray(probabilities["choice"].values)[np.argmax(probabilities.values, axis=1)].astype(object)
+    coords = {k: ("presentation", np.asarray(c.values)) for k, c in probabilities.coords.items()
+              if c.dims == ("presentation",)}
+    return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)
 
 
 def _value_delta(model: xr.DataArray, human: xr.DataArray, opts: dict) -> Result:

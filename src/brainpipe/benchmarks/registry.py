@@ -65,8 +65,8 @@ class Registry:
 
 def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
-    if family.behaviours:
-        return [f"{family.name}-{metric}" for metric in family.metrics]
+    if family.behaviours:  # Brain-Score's own identifier where it does not read Family-metric
+        return [b.identifier or f"{family.name}-{b.name}" for b in family.behaviours]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 
 

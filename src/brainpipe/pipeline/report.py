@@ -6,6 +6,7 @@ Pure functions of the score JSONs (no Snakemake), so they can be tested alone; `
 matplotlib is imported only when a figure is drawn, so parsing the workflow stays fast.
 """
 
+import functools
 import html
 import math
 
@@ -619,10 +620,21 @@ def _shade(value):
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+@functools.lru_cache(maxsize=1)
+def _verbatim():
+    """Built-in behavioural identifiers kept as Brain-Score spells them (brainpipe.benchmarks.base.Behaviour.identifier:
+    e.g. ``Lonnqvist2024_EngineeringAccuracy``): their text does not say family and metric, the definitions do."""
+    from brainpipe.benchmarks.base import verbatim_identifiers
+    return verbatim_identifiers(bench.builtin().families)
+
+
 def _parts(identifier):
     """(family, region, metric) of an identifier, read from its text: the report needs no family definitions
     (a declared or plugin family is known only to the config's registry). Region is None for behaviour
-    (``<Family>-i2n``)."""
+    (``<Family>-i2n``); a built-in behavioural identifier kept verbatim is looked up (:func:`_verbatim`)."""
+    if identifier in _verbatim():
+        family, metric = _verbatim()[identifier]
+        return family, None, metric
     match = bench.IDENTIFIER.match(identifier)
     if not match:
         raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>' or '<Family>-<metric>'")
@@ -630,7 +642,7 @@ def _parts(identifier):
 
 
 def _parses(identifier):
-    return bench.IDENTIFIER.match(identifier) is not None
+    return identifier in _verbatim() or bench.IDENTIFIER.match(identifier) is not None
 
 
 def _metric_note(identifier):
