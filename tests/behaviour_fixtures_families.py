@@ -16,6 +16,13 @@ object names, as tests/behaviour_fixtures.py does for the first four families.
   presentation, value = ``subject_answer``; coords ``subject``, ``subject_answer``, ``stimulus_id``, ``truth``,
   ``condition`` (brainscore_vision/data/bmd2024/data_packaging/BMD_2024_data_assembly.py); stimuli with
   ``stimulus_id``, ``truth``, ``condition`` (data_packaging/stim_meta.csv) and ``filename``.
+* Lonnqvist2024 (``Lonnqvist2024``): stimuli ``Lonnqvist2024_train`` / ``_test`` with ``curve_length``,
+  ``n_cross``, ``image_path``, ``stimulus_id``, ``truth``, ``image_label`` (data_packaging/lonnqvist_stimulus_set.py)
+  and ``filename`` (``stimulus_id`` numbers, as the packaging's ``idx``; integers in the assembly too, as its
+  CSV-read ``stimulus_id``); ``assy_Lonnqvist2024_<experiment>.nc`` (the two in-lab experiments), value = ``subject_answer``,
+  coords ``subject``, ``visual_degrees``, ``image_duration``, ``is_correct``, ``subject_answer``, ``curve_length``,
+  ``n_cross``, ``image_path``, ``stimulus_id``, ``truth``, ``image_label`` (lonnqvist_data_assembly.py). The answer
+  labels ('same' / 'diff') are a guess: the packaging copies them from the lab's ``correct_response_key``.
 * Baker2022 (``Baker2022``): ``assy_Baker2022_{normal,inverted}_distortion.nc`` — one trial per presentation, value =
   ``Correct?`` (0/1); coords ``stimulus_id``, ``subject`` (``Subj``: integers 1..n), ``condition``, ``truth``
   (animal), ``correct``, ``orientation`` (brainscore_vision/data/baker2022/data_packaging/*_data_assembly.py); stimuli
@@ -38,7 +45,7 @@ import pandas as pd
 from behaviour_fixtures import GEIRHOS_CATEGORIES, _assembly, _image, _write_nc
 from brainio_fixtures import _png_bytes, _sha1, write_zip
 
-FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet", "BMD2024")
+FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet", "BMD2024", "Lonnqvist2024")
 BMD_LABELS = ("airplane", "bear", "bicycle", "bird", "bottle", "car", "cat", "chair", "elephant", "knife")
 BAKER_ANIMALS = ("bear", "bunny", "cat", "elephant", "frog", "lizard", "tiger", "turtle", "wolf")
 
@@ -128,6 +135,44 @@ def bmd2024(experiment="texture_1", seed=0, per_category=3, subjects=6):
     return _assembly(trials["subject_answer"].to_numpy(object), coords, f"BMD_2024_{experiment}"), stimuli, pngs
 
 
+def _curves(rng, n, first):
+    """Curve stand-ins numbered from ``first`` (the packaging's ``idx``: numbers, read back as integers)."""
+    rows, pngs = [], {}
+    for k in range(n):
+        truth = ("same", "diff")[k % 2]
+        stimulus_id = first + k
+        pixels = _image(rng, 64, 3 if truth == "same" else 11, rng.uniform(0.3, 1.0))
+        pngs[f"{stimulus_id}.png"] = _png_bytes(pixels)
+        rows.append(dict(curve_length=int(rng.integers(2, 21)) * 10, n_cross=int(rng.integers(1, 8)),
+                         image_path=f"stimuli/images/{stimulus_id}.png", stimulus_id=stimulus_id, truth=truth,
+                         image_label=truth, filename=f"{stimulus_id}.png"))
+    return pd.DataFrame(rows), pngs
+
+
+def lonnqvist2024(seed=0, n_train=20, n_test=24, subjects=5):
+    """Lonnqvist2024 stand-ins: fitting and test images and two in-lab experiments' trials (each subject answers
+    every test image once)."""
+    rng = np.random.default_rng(seed + 20)
+    train, test = _curves(rng, n_train, 1000), _curves(rng, n_test, 0)
+    assemblies = {}
+    for experiment in ("inlab-instructions", "inlab-no-instructions"):
+        trials = []
+        for subject in range(subjects):
+            skill = rng.uniform(0.55, 0.95)
+            for row in test[0].itertuples():
+                right = rng.random() < skill
+                answer = row.truth if right else ("diff" if row.truth == "same" else "same")
+                trials.append(dict(subject=f"s{subject:02d}", visual_degrees=17.70753, image_duration=200.0,
+                                   is_correct=bool(right), subject_answer=answer, curve_length=row.curve_length,
+                                   n_cross=row.n_cross, image_path=row.image_path, stimulus_id=row.stimulus_id,
+                                   truth=row.truth, image_label=row.truth))
+        trials = pd.DataFrame(trials)
+        coords = {column: ("presentation", trials[column].to_numpy()) for column in trials.columns}
+        assemblies[experiment] = _assembly(trials["subject_answer"].to_numpy(object), coords,
+                                           f"Lonnqvist2024_{experiment}")
+    return train, test, assemblies
+
+
 def objectnet(seed=0, per_animal=3):
     """ObjectNet stand-in: animal pictures labelled by ImageNet WordNet id."""
     from brainpipe.behaviour._synsets import SYNSETS
@@ -175,6 +220,14 @@ def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
                 _write_nc(array, root / name, True)
                 written.append(name)
                 stimuli(f"BMD_2024_{experiment}", table, images)
+        elif family == "Lonnqvist2024":
+            train, test, assemblies = lonnqvist2024(seed)
+            stimuli("Lonnqvist2024_train", *train)
+            stimuli("Lonnqvist2024_test", *test)
+            for experiment, array in assemblies.items():
+                name = f"assy_Lonnqvist2024_{experiment}.nc"
+                _write_nc(array, root / name, True)
+                written.append(name)
         elif family == "ObjectNet":
             table, images = objectnet(seed)
             stimuli("BarbuMayo2019", table, images)
@@ -224,7 +277,7 @@ def prototype_alexnet_state(prototypes: dict, seed: int = 0, scale: float = 50.0
 
 #: the stand-in weights each fixture family is scored with (see prototype_alexnet_state)
 WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes", "ObjectNet": "baker_prototypes",
-           "BMD2024": "seeded"}
+           "BMD2024": "seeded", "Lonnqvist2024": "seeded"}
 ALEXNET_FILE = "alexnet-owt-7be5be79.pth"  # torchvision's file name for IMAGENET1K_V1 (what both sides load)
 
 

@@ -1,5 +1,5 @@
-"""Issue 26 families: Hermann2020 (shape bias / shape match), Baker2022 (accuracy delta), BMD2024 (accuracy distance,
-Brain-Score's identifiers kept verbatim) and the engineering benchmark ObjectNet-top1 (top-1 accuracy against the
+"""Issue 26 families: Hermann2020 (shape bias / shape match), Baker2022 (accuracy delta), BMD2024 and Lonnqvist2024
+(accuracy distance; Brain-Score's identifiers kept verbatim; Lonnqvist2024 through the probabilities readout) and the engineering benchmark ObjectNet-top1 (top-1 accuracy against the
 stimulus set's synsets).
 
 * The metrics against small cases computed by hand (brainpipe.behaviour.shape_bias, accuracy_delta).
@@ -242,7 +242,7 @@ def test_equals_brainscore(scored, identifier):
         assert ours["error"] == pytest.approx(theirs["error"], abs=1e-6)
     benchmark = benchmarks.parse(identifier)
     assert (ours["parent"], ours["version"], ours["metric"], ours["task"]) == \
-        (benchmark.parent, 1, benchmark.behaviour.metric, "label")
+        (benchmark.parent, 1, benchmark.behaviour.metric, benchmark.behaviour.task)
 
 
 def test_fixture_scores_are_not_degenerate():
@@ -254,6 +254,10 @@ def test_fixture_scores_are_not_degenerate():
         assert 0 < reference[identifier]["raw"] < 1 and 0 < reference[identifier]["score"] < 1
     assert 0 < reference["Baker2022frankenstein-accuracy_delta"]["raw"] < 1
     assert 0 < reference["ObjectNet-top1"]["score"] < 1
+    lonnqvist = [reference[f"Lonnqvist2024_{e}BehavioralAccuracyDistance"] for e in ("InlabInstructions",
+                                                                                    "InlabNoInstructions")]
+    assert all(0 < r["raw"] < 1 and 0 < r["ceiling"] < 1 for r in lonnqvist)
+    assert 0 < reference["Lonnqvist2024_EngineeringAccuracy"]["score"] < 1
     bmd = [reference[f"BMD2024.{e}Behavioral-accuracy_distance"] for e in ("texture_1", "dotted_2")]
     assert all(0 < r["raw"] < 1 and 0 < r["score"] < 1 for r in bmd) and bmd[0]["raw"] != bmd[1]["raw"]
 
@@ -271,3 +275,26 @@ def test_leaderboard_places_them_as_brainscore():
     assert columns["behavior (mean)"] == (["Baker2022 (mean)", "BMD2024 (mean)"], True)
     assert columns["BMD2024 (mean)"] == ([ids[4]], False)  # a verbatim identifier read as behaviour, not a region
     assert columns["Hermann2020 (mean)"] == ([ids[2]], False) and columns["engineering (mean)"] == ([ids[3]], False)
+
+
+def test_probability_choices_and_numeric_ids():
+    """Lonnqvist2024: the most probable class (first on ties) is the answer; trials with numeric stimulus ids pair
+    with the model's text ids."""
+    probabilities = xr.DataArray([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]], dims=("presentation", "choice"),
+                                 coords={"stimulus_id": ("presentation", np.array(["1", "2", "10"], dtype=object)),
+                                         "choice": ["same", "diff"]})
+    choices = stages.probability_choices(probabilities)
+    assert choices.dims == ("choice", "presentation") and list(choices.values[0]) == ["diff", "same", "same"]
+    human = xr.DataArray(np.array(["diff", "diff", "same", "same", "same", "diff"], dtype=object),
+                         dims=("presentation",),
+                         coords={"stimulus_id": ("presentation", np.array([10, 2, 1, 1, 2, 10])),
+                                 "truth": ("presentation", np.array(["same", "same", "diff"] * 2, dtype=object)),
+                                 "subject": ("presentation", np.array(["a"] * 3 + ["b"] * 3, dtype=object))})
+    # truths by id: 10 -> same, 2 -> same, 1 -> diff... per subject a: ids 10,2,1 truths same,same,diff
+    # model on 1/2/10: diff/same/same -> all correct (1.0); subject a: diff,diff,same vs same,same,diff -> 0 correct
+    # subject b: ids 1,2,10 truths same,same,diff; answers same,same,diff -> 1.0; model vs b's truths: 1:diff≠same,
+    # 2:same=same, 10:same≠diff -> 1/3
+    result = metrics.accuracy_distance(choices, human)
+    a = 1 - abs(1.0 - 0.0) / 1.0
+    b = 1 - abs(1 / 3 - 1.0) / 1.0
+    assert result.score == pytest.approx((a + b) / 2)

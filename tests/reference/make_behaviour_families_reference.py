@@ -37,6 +37,9 @@ BENCHMARKS = {
     "Baker2022": ("Baker2022frankenstein-accuracy_delta", "Baker2022fragmented-accuracy_delta",
                   "Baker2022inverted-accuracy_delta"),
     "ObjectNet": ("ObjectNet-top1",),
+    "Lonnqvist2024": ("Lonnqvist2024_InlabInstructionsBehavioralAccuracyDistance",
+                      "Lonnqvist2024_InlabNoInstructionsBehavioralAccuracyDistance",
+                      "Lonnqvist2024_EngineeringAccuracy"),
     "BMD2024": ("BMD2024.texture_1Behavioral-accuracy_distance", "BMD2024.dotted_2Behavioral-accuracy_distance"),
 }
 
