@@ -4,7 +4,10 @@ tests/test_behaviour_families.py.
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
     .venv/bin/python tests/reference/make_behaviour_families_reference.py \\
-        [--bsref /work/bsref/.venv/bin/python] [--tool /work/shared/tools/brainscore_reference.py]
+        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+
+(``brainscore_reference.py``: the project's tool that runs a Brain-Score benchmark on local fixture files, serving
+each file Brain-Score asks for from a folder under the object name it would download.)
 
 Per family, the fixture store (tests/behaviour_fixtures_families.write_store, seed 0: byte-identical files each run)
 and a TORCH_HOME with the family's stand-in alexnet weights (``WEIGHTS``: seeded, or the seeded network with a
@@ -67,7 +70,7 @@ def main():
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", default="/work/shared/tools/brainscore_reference.py")
+    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
     parser.add_argument("--only", nargs="*", help="fixture families (default: all)")
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}}
