@@ -274,6 +274,10 @@ def test_leaderboard_places_them_as_brainscore():
     assert columns["Baker2022 (mean)"] == (ids[:2], False)
     assert columns["behavior (mean)"] == (["Baker2022 (mean)", "BMD2024 (mean)"], True)
     assert columns["BMD2024 (mean)"] == ([ids[4]], False)  # a verbatim identifier read as behaviour, not a region
+    lonnqvist = ["Lonnqvist2024_InlabInstructionsBehavioralAccuracyDistance", "Lonnqvist2024_EngineeringAccuracy"]
+    headlines = [{"benchmark": i, "parent": "Lonnqvist2024", "metric": benchmarks.parse(i).behaviour.metric}
+                 for i in lonnqvist]
+    assert aggregation(headlines, lonnqvist)["Lonnqvist2024 (mean)"] == (lonnqvist[:1], False)  # engineering: out
     assert columns["Hermann2020 (mean)"] == ([ids[2]], False) and columns["engineering (mean)"] == ([ids[3]], False)
 
 

@@ -96,8 +96,8 @@ def aggregation(headlines, benchmarks):
             roots += [b for b in members if b not in engineering]
         elif members and set(members) <= engineering:
             engineered[column] = (members, False)
-        elif set(members) & behavioural:
-            sub[column] = (members, False)
+        elif set(members) & behavioural:  # a parent with an engineering child too (Lonnqvist2024's accuracy):
+            sub[column] = ([b for b in members if b not in engineering], False)  # that child stays out
         else:
             neural[column] = (members, True)
     columns = {**neural, **sub}
