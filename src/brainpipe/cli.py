@@ -88,7 +88,8 @@ def list_benchmarks(config: dict, out=None) -> None:
             for name in names:
                 for b in family.behaviours:
                     degrees = b.visual_degrees if b.visual_degrees is not None else family.visual_degrees
-                    print(f"    {name}-{b.name}: task {b.task}, metric {b.metric}, {degrees:g}°, ceiling "
+                    identifier = b.identifier or f"{name}-{b.name}"  # Brain-Score's own where it is kept verbatim
+                    print(f"    {identifier}: task {b.task}, metric {b.metric}, {degrees:g}°, ceiling "
                           f"{b.ceiling}, {b.normalisation}{' clipped to [0, 1]' if b.clip else ''}; version "
                           f"{b.version}, parent {b.parent or family.parent or 'behavior'}", file=out)
             continue

@@ -66,3 +66,27 @@ rule behaviour_task:
         "logs/behaviour_task/{model}/{task}/{stimuli}.log",
     script:
         "../scripts/behaviour_task.py"
+
+
+rule stimulus_target:
+    """The target of a benchmark without human data (Hermann2020): its stimulus set's columns, one presentation per
+    image, written where prepared human data would be."""
+    input:
+        lambda wildcards: f"resources/stimuli/{family_of_dataset(wildcards.dataset).stimulus_set}",
+    output:
+        "results/assemblies/{dataset}/behaviour.nc",
+    params:
+        code=library_code("behaviour/data", "behaviour/_common"),
+        # the ground-truth column (ObjectNet: synset), declared by the family's benchmarks
+        truth_column=lambda wildcards: dict(family_of_dataset(wildcards.dataset).behaviours[0].options).get(
+            "truth_column", "truth"),
+    wildcard_constraints:
+        dataset="|".join(map(re.escape, stimulus_target_datasets())) or "(?!)",
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/stimulus_target/{dataset}.tsv"
+    log:
+        "logs/stimulus_target/{dataset}.log",
+    script:
+        "../scripts/stimulus_target.py"

@@ -46,7 +46,10 @@ wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
     model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour|properties)/)[^/]+",
     # Family.region-metric (neural) or Family-metric (behaviour); as brainpipe.benchmarks.IDENTIFIER
-    benchmark="[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+",
+    # or one of Brain-Score's identifiers kept verbatim (Behaviour.identifier: BMD2024.texture_1Behavioral-...)
+    benchmark="|".join(["[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"] + [
+        __import__("re").escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len,
+                                                   reverse=True)]),
     layer="[^/]+",
     fold="[0-9]+",
     region="[A-Za-z0-9]+",
@@ -119,7 +122,8 @@ def behaviour_benchmark(wildcards):
     wanted = f"results/behaviour/{wildcards.model}/{wildcards.task}/{wildcards.stimuli}.nc"
     candidates = list(config["benchmarks"]) + [i for i in REGISTRY.identifiers() if i not in config["benchmarks"]]
     for identifier in candidates:
-        family = REGISTRY.families.get(identifier.split("-", 1)[0])
+        verbatim = bench.base.verbatim_identifiers(REGISTRY.families).get(identifier)
+        family = REGISTRY.families.get(verbatim[0] if verbatim else identifier.split("-", 1)[0])
         if family is None or not family.behaviours:
             continue
         b = get_benchmark(identifier)
@@ -142,6 +146,8 @@ def behaviour_task_inputs(wildcards):
             inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     if b.behaviour.task == "odd_one_out":
         inputs["human"] = f"results/assemblies/{b.family.dataset}/behaviour.nc"
+    if task_spec(b).get("stimulus_columns"):  # a label task that copies test stimulus columns (Baker2022)
+        inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     return inputs
 
 
@@ -152,7 +158,13 @@ def behaviour_task_spec(wildcards):
 
 
 def behavioural_datasets():
-    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours})
+    """Data sets of human trials (rule prepare_behaviour); not the targets built from a stimulus set."""
+    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source != "stimuli"})
+
+
+def stimulus_target_datasets():
+    """Targets built from a stimulus set's own columns (rule stimulus_target; Hermann2020: no human data)."""
+    return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source == "stimuli"})
 
 
 def layer_file(model_name, stimuli, layer):
@@ -383,6 +395,10 @@ def data_files(benchmark):
     """Object name -> sha1 of every file a benchmark's data comes from (recorded in its score JSON);
     None for a declared local file without a declared sha1, and {} for generated (demo) data."""
     family = benchmark.family
+    if family.source == "stimuli":  # the target is the stimulus set itself
+        remotes = [f for s in sorted(family.stimulus_sets) for f in (CATALOG.stimulus_set(s).csv,
+                                                                     CATALOG.stimulus_set(s).zip)]
+        return {remote.name: remote.sha1 for remote in remotes}
     if family.source != "brainio":
         return {}
     assembly = CATALOG.assembly(family.dataset)

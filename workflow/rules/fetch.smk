@@ -30,6 +30,9 @@ except ValueError as error:
 # or stimulus set the catalog does not know stops the workflow here, before any download.
 GRID_DATA = set()
 for _family in {get_benchmark(identifier).family for identifier in config["benchmarks"]}:
+    if _family.source == "stimuli":  # a target built from the stimulus set (Hermann2020): no recordings
+        GRID_DATA |= {f"resources/stimuli/{s}" for s in _family.stimulus_sets}
+        continue
     if _family.source != "brainio":
         continue
     if _family.properties:  # a property table (workflow/rules/properties.smk) and every stimulus set it is mapped on

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import xarray as xr
 
-from ._common import Result, coord, levels, require_coords, responses, source_name, where
+from ._common import Result, as_text, coord, levels, require_coords, responses, source_name, where
 
 
 def accuracy(source, target) -> Result:
@@ -34,9 +34,12 @@ def accuracy(source, target) -> Result:
 
 def _single_accuracy_distance(source: xr.DataArray, target: xr.DataArray, name=None) -> float:
     """1 − |acc_source − acc_target| / max(acc_target, 1 − acc_target) (upstream ``compare_single_subject``)."""
-    s_order = np.argsort(coord(source, "stimulus_id"), kind="stable")
-    t_order = np.argsort(coord(target, "stimulus_id"), kind="stable")
-    s_ids, t_ids = coord(source, "stimulus_id")[s_order], coord(target, "stimulus_id")[t_order]
+    # ids as text on both sides: a stimulus set read from CSV gives '12' where the trials' file holds 12
+    # (Lonnqvist2024's numeric ids); the pairing by id is what matters, not the sort order
+    source_ids, target_ids = as_text(coord(source, "stimulus_id")), as_text(coord(target, "stimulus_id"))
+    s_order = np.argsort(source_ids, kind="stable")
+    t_order = np.argsort(target_ids, kind="stable")
+    s_ids, t_ids = source_ids[s_order], target_ids[t_order]
     if s_ids.shape != t_ids.shape or not (s_ids == t_ids).all():
         raise ValueError(f"{where(name)}model and subject saw different stimuli (coordinate 'stimulus_id': "
                          f"{len(s_ids)} vs {len(t_ids)} presentations); they must match one to one")

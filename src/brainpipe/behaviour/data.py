@@ -98,4 +98,37 @@ def prepare_behaviour(assembly: xr.DataArray, exclude_conditions=(), name: str |
     return assembly
 
 
-__all__ = ["load_behaviour", "prepare_behaviour", "isnull"]
+def stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth") -> xr.DataArray:
+    """A target for a benchmark without human data (brain-score/vision benchmarks/hermann2020/benchmark.py scores
+    against the stimulus set's own columns): one presentation per stimulus in the CSV's order, every column
+    (but ``filename``/``path``) a coordinate. ``truth_column`` (e.g. ObjectNet's ``synset``) becomes the ``truth``
+    coordinate and the values; without one the values are the ``stimulus_id``.
+
+    Raises ValueError naming the file when it has no ``stimulus_id``, repeats one, or lacks ``truth_column``.
+    """
+    from brainpipe.data.fetch import _column_values
+
+    stimuli_csv = Path(stimuli_csv)
+    table = pd.read_csv(stimuli_csv, dtype={"stimulus_id": str})
+    if "stimulus_id" not in table.columns:
+        raise ValueError(f"{stimuli_csv}: no column 'stimulus_id' (has {sorted(table.columns)})")
+    repeated = table["stimulus_id"][table["stimulus_id"].duplicated()]
+    if len(repeated):
+        raise ValueError(f"{stimuli_csv}: column 'stimulus_id' repeats {list(repeated[:3])}; one row per stimulus")
+    if table.empty:
+        raise ValueError(f"{stimuli_csv}: no stimuli")
+    coords = {c: ("presentation", _column_values(table[c])) for c in table.columns if c not in ("filename", "path")}
+    coords["stimulus_id"] = ("presentation", table["stimulus_id"].astype(str).to_numpy(object))
+    if truth_column not in table.columns:
+        if truth_column != "truth":
+            raise ValueError(f"{stimuli_csv}: no column {truth_column!r} (the ground truth; has {sorted(table.columns)})")
+        truth_column = "stimulus_id"
+    values = table[truth_column].astype(str).to_numpy(object)
+    if truth_column != "stimulus_id":
+        coords["truth"] = ("presentation", values)
+    target = xr.DataArray(values, dims=("presentation",), coords=coords)
+    target.attrs["source"] = str(stimuli_csv)
+    return target
+
+
+__all__ = ["load_behaviour", "prepare_behaviour", "stimulus_target", "isnull"]

@@ -8,6 +8,8 @@
 | i1, i2n             | i1i2.py              | split-half, per split, no Spearman–Brown  | metrics/i1i2/metric.py                     |
 | value_delta         | value_delta.py       | split-half (or the benchmark's number)    | metrics/value_delta/metric.py              |
 | odd_one_out_match   | odd_one_out.py       | none: the benchmark declares a number     | benchmarks/hebart2023/benchmark.py         |
+| shape_match, shape_bias | shape_bias.py    | 1 (fixed, never applied upstream)         | benchmarks/hermann2020/benchmark.py        |
+| accuracy_delta      | accuracy_delta.py    | subject halves, Spearman–Brown, median    | metrics/baker_accuracy_delta/metric.py     |
 """
 
 from ._common import Result
@@ -16,6 +18,8 @@ from .error_consistency import cohens_kappa, error_consistency, error_consistenc
 from .i1i2 import i1, i1_ceiling, i2n, i2n_ceiling
 from .normalise import KINDS, normalise
 from .odd_one_out import CHANCE, odd_one_out_ceiling, odd_one_out_match
+from .shape_bias import shape_bias, shape_match, texture_match
+from .accuracy_delta import accuracy_delta, accuracy_delta_ceiling
 from .value_delta import integral, model_choices, value_delta, value_delta_ceiling
 
 CEILINGS = {
@@ -26,6 +30,9 @@ CEILINGS = {
     "i2n": i2n_ceiling,
     "value_delta": value_delta_ceiling,
     "odd_one_out_match": odd_one_out_ceiling,
+    "shape_match": lambda *_, **__: Result(1.0),
+    "shape_bias": lambda *_, **__: Result(1.0),
+    "accuracy_delta": accuracy_delta_ceiling,
 }
 
 
@@ -39,4 +46,5 @@ def ceiling(metric: str, *args, **kwargs) -> Result:
 __all__ = ["Result", "accuracy", "accuracy_distance", "accuracy_distance_ceiling", "cohens_kappa",
            "error_consistency", "error_consistency_ceiling", "i1", "i1_ceiling", "i2n", "i2n_ceiling",
            "normalise", "KINDS", "odd_one_out_match", "odd_one_out_ceiling", "CHANCE", "value_delta",
-           "value_delta_ceiling", "integral", "model_choices", "ceiling", "CEILINGS"]
+           "value_delta_ceiling", "integral", "model_choices", "ceiling", "CEILINGS", "shape_bias", "shape_match",
+           "texture_match", "accuracy_delta", "accuracy_delta_ceiling"]

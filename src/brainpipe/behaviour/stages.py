@@ -34,7 +34,11 @@ def task_key(behaviour, family, fitting_stimuli: str | None = None) -> str:
         # a (label, imagenet indices) pair counts with its indices; plain names hash as they always did
         labels = "|".join(entry if isinstance(entry, str) else f"{entry[0]}={','.join(map(str, entry[1]))}"
                           for entry in behaviour.choice_labels)
-        return f"label-{len(behaviour.choice_labels)}labels-{hashlib.sha1(labels.encode()).hexdigest()[:8]}"
+        key = f"label-{len(behaviour.choice_labels)}labels-{hashlib.sha1(labels.encode()).hexdigest()[:8]}"
+        columns = options(behaviour).get("stimulus_columns")
+        if columns:  # the output carries these stimulus-set columns (another file than the plain labels)
+            key += f"-columns-{hashlib.sha1('|'.join(columns).encode()).hexdigest()[:8]}"
+        return key
     if behaviour.task == "probabilities":  # value_delta: labels = parity of image_number, choices need the test table
         return f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
     return f"odd_one_out-{options(behaviour).get('similarity', 'dot')}-{family.dataset}"
@@ -62,6 +66,8 @@ def task_spec(benchmark) -> dict:
     spec = {"task": behaviour.task}
     if behaviour.task == "label":
         spec["choice_labels"] = behaviour.choice_labels
+        if options(behaviour).get("stimulus_columns"):  # columns of the test stimulus set the metric reads
+            spec["stimulus_columns"] = list(options(behaviour)["stimulus_columns"])
     if behaviour.task == "probabilities":
         spec["fitting_label_column"] = family.fitting_label_column
         spec["fitting_stimulus_set"] = family.fitting_stimulus_set
@@ -84,6 +90,11 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
     spec = task if isinstance(task, dict) else task_spec(task)
     if spec["task"] == "label":
         labels = "imagenet" if spec["choice_labels"] == "imagenet" else list(spec["choice_labels"])
+        if spec.get("stimulus_columns"):  # e.g. Baker2022's animal / image_type / orientation of every image
+            if test_table is None:
+                raise ValueError(f"the label task needs the test stimulus set's table (columns "
+                                 f"{spec['stimulus_columns']})")
+            features = with_stimulus_columns(features, test_table, spec["stimulus_columns"])
         return tasks.label(features, labels)
     if spec["task"] == "probabilities":
         column = spec["fitting_label_column"]
@@ -171,8 +182,10 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
         from .tasks import label_name
         labels = {label_name(entry) for entry in behaviour.choice_labels}
         truths = as_text(coord(human, "truth")) if "truth" in human.coords else []
-        for what, values, allowed in (("choices (the values)", choices, labels | {NO_RESPONSE}),
-                                      ("coordinate 'truth'", truths, labels)):
+        checks = [("choices (the values)", choices, labels | {NO_RESPONSE}), ("coordinate 'truth'", truths, labels)]
+        if behaviour.metric == "accuracy_delta":  # Baker2022's values are whether the trial was correct (0/1)
+            checks[0] = ("values (whether the trial was correct)", choices, {"0", "1", "0.0", "1.0", "True", "False"})
+        for what, values, allowed in checks:
             outside = np.array([v not in allowed for v in values], dtype=bool)
             if outside.any():
                 raise ValueError(f"{where(name)}{int(outside.sum())} human trials have {what} outside the "
@@ -200,6 +213,12 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
         return metrics.odd_one_out_match(model, human)
     if behaviour.metric == "value_delta":  # the model's own trials (one per test image) vs all human trials
         return _value_delta(model, human, opts)
+    if behaviour.metric in ("shape_bias", "shape_match"):  # Hermann2020: the target is the stimulus set itself
+        return getattr(metrics, behaviour.metric)(model, human)
+    if behaviour.metric == "accuracy_delta":  # Baker2022: the model's labels on every image of the orientation
+        return metrics.accuracy_delta(model, human, tuple(opts["image_types"]), str(opts["orientation"]))
+    if behaviour.task == "probabilities" and behaviour.metric in ("accuracy", "accuracy_distance"):
+        model = probability_choices(model)  # Lonnqvist2024: the most probable class is the model's answer
     model = _subset(model, coord(human, "stimulus_id"), name)
     if behaviour.metric in ("i2n", "i1"):
         return getattr(metrics, behaviour.metric)(model, human)
@@ -211,6 +230,17 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
     if behaviour.metric == "accuracy_distance":
         return metrics.accuracy_distance(model, human, tuple(opts.get("variables", ())))
     raise ValueError(f"behavioural metric {behaviour.metric!r} is not wired into the workflow")
+
+
+def probability_choices(probabilities: xr.DataArray) -> xr.DataArray:
+    """(presentation × choice) probabilities → the most probable choice per presentation (first on ties), as a
+    label task's output (brain-score/vision benchmarks/lonnqvist2024/benchmark.py ``convert_proba_to_choices``)."""
+    require_coords(probabilities, ["choice"], "model probabilities")
+    probabilities = probabilities.transpose("presentation", "choice")
+    choices = np.asarray(probabilities["choice"].values)[np.argmax(probabilities.values, axis=1)].astype(object)
+    coords = {k: ("presentation", np.asarray(c.values)) for k, c in probabilities.coords.items()
+              if c.dims == ("presentation",)}
+    return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)
 
 
 def _value_delta(model: xr.DataArray, human: xr.DataArray, opts: dict) -> Result:
@@ -256,6 +286,8 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
     kwargs = {}
     if behaviour.metric in ("i2n", "i1"):
         kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
+    elif behaviour.metric == "accuracy_delta":  # 100 seeded subject halves, Spearman-Brown, median (Baker2022)
+        kwargs = {"image_types": tuple(opts["image_types"]), "orientation": str(opts["orientation"])}
     elif behaviour.metric == "value_delta":  # split halves of the human trials, with the benchmark's own settings
         if "lapse_rate" not in opts:
             raise ValueError(f"{benchmark.identifier}: value_delta needs the benchmark option 'lapse_rate' "

@@ -69,6 +69,9 @@ class Behaviour:
     version: int = 1
     choice_labels: str | tuple = "imagenet"
     options: tuple = ()
+    # Brain-Score's identifier where it is not '<Family>-<name>' (BMD2024.texture_1Behavioral-accuracy_distance,
+    # Lonnqvist2024_EngineeringAccuracy): listed and parsed verbatim (see verbatim_identifiers)
+    identifier: str | None = None
 
 
 @dataclass(frozen=True)
@@ -297,7 +300,8 @@ def resolve_settings(identifier, family, settings=None):
                          f"known: {sorted(SETTING_TYPES)}")
     degrees = family.visual_degrees
     if family.behaviours:  # a behavioural benchmark may show its stimuli at other degrees (Geirhos2021 3° vs top1)
-        behaviour = next((b for b in family.behaviours if identifier.endswith(f"-{b.name}")), None)
+        behaviour = next((b for b in family.behaviours if b.identifier == identifier), None) or next(
+            (b for b in family.behaviours if b.identifier is None and identifier.endswith(f"-{b.name}")), None)
         if behaviour is not None and behaviour.visual_degrees is not None:
             degrees = behaviour.visual_degrees
     resolved = dict(SETTING_DEFAULTS, visual_degrees=degrees)
@@ -310,8 +314,23 @@ def resolve_settings(identifier, family, settings=None):
     return resolved
 
 
+def verbatim_identifiers(families) -> dict:
+    """{identifier: (family name, behaviour name)} of the behavioural benchmarks that keep Brain-Score's own
+    identifier because it does not read '<Family>-<metric>' (Behaviour.identifier)."""
+    return {b.identifier: (name, b.name) for name, family in families.items() for b in family.behaviours
+            if b.identifier}
+
+
 def build(identifier, families, settings=None) -> Benchmark:
     """Parse and check ``identifier`` against ``families`` (name → Family); ValueError naming what is unknown."""
+    verbatim = verbatim_identifiers(families).get(identifier)
+    if verbatim is not None:
+        name, metric = verbatim
+        try:
+            resolved = resolve_settings(identifier, families[name], settings)
+        except ValueError as error:
+            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        return Benchmark(identifier, name, families[name], None, metric, resolved)
     match = IDENTIFIER.match(identifier)
     if not match:
         raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>', e.g. MajajHong2015.IT-pls "

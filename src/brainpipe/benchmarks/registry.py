@@ -66,7 +66,9 @@ class Registry:
 
 def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
-    if family.behaviours or family.properties:
+    if family.behaviours:  # Brain-Score's own identifier where it does not read Family-metric
+        return [b.identifier or f"{family.name}-{b.name}" for b in family.behaviours]
+    if family.properties:
         return [f"{family.name}-{metric}" for metric in family.metrics]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 

@@ -6,6 +6,7 @@ Pure functions of the score JSONs (no Snakemake), so they can be tested alone; `
 matplotlib is imported only when a figure is drawn, so parsing the workflow stays fast.
 """
 
+import functools
 import html
 import math
 
@@ -26,7 +27,9 @@ BEHAVIOUR_PARENT = "behavior"  # Brain-Score's behavioural root ('behavior_visio
 BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
 #: metrics that compare a model with the ground truth, not with humans: Brain-Score's engineering benchmarks
 #: (e.g. top-1 accuracy), shown but not part of the behaviour aggregate or the average
-ENGINEERING_METRICS = ("accuracy",)
+#: Hermann2020's shape bias / shape match read no human data either (brain-score/vision
+#: benchmarks/hermann2020/test.py files them under ``TestEngineering``)
+ENGINEERING_METRICS = ("accuracy", "shape_bias", "shape_match")
 #: the metric of the properties benchmarks' score JSONs (brainpipe.properties.stages.property_score)
 PROPERTIES_METRICS = ("ks_similarity",)
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
@@ -135,8 +138,8 @@ def aggregation(headlines, benchmarks, simulated=()):
             roots += [b for b in members if b not in engineering]
         elif members and set(members) <= engineering:
             engineered[column] = (members, False)
-        elif set(members) & behavioural:
-            sub[column] = (members, False)
+        elif set(members) & behavioural:  # a parent with an engineering child too (Lonnqvist2024's accuracy):
+            sub[column] = ([b for b in members if b not in engineering], False)  # that child stays out
         else:
             neural[column] = (members, True)
     neural = _nest_region_subparents(neural)
@@ -665,10 +668,21 @@ def _shade(value):
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+@functools.lru_cache(maxsize=1)
+def _verbatim():
+    """Built-in behavioural identifiers kept as Brain-Score spells them (brainpipe.benchmarks.base.Behaviour.identifier:
+    e.g. ``Lonnqvist2024_EngineeringAccuracy``): their text does not say family and metric, the definitions do."""
+    from brainpipe.benchmarks.base import verbatim_identifiers
+    return verbatim_identifiers(bench.builtin().families)
+
+
 def _parts(identifier):
     """(family, region, metric) of an identifier, read from its text: the report needs no family definitions
     (a declared or plugin family is known only to the config's registry). Region is None for behaviour
-    (``<Family>-i2n``)."""
+    (``<Family>-i2n``); a built-in behavioural identifier kept verbatim is looked up (:func:`_verbatim`)."""
+    if identifier in _verbatim():
+        family, metric = _verbatim()[identifier]
+        return family, None, metric
     match = bench.IDENTIFIER.match(identifier)
     if not match:
         raise ValueError(f"benchmark {identifier!r}: expected '<Family>.<region>-<metric>' or '<Family>-<metric>'")
@@ -676,7 +690,7 @@ def _parts(identifier):
 
 
 def _parses(identifier):
-    return bench.IDENTIFIER.match(identifier) is not None
+    return identifier in _verbatim() or bench.IDENTIFIER.match(identifier) is not None
 
 
 def _metric_note(identifier):
