@@ -65,7 +65,7 @@ class Registry:
 
 def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
-    if family.behaviours:
+    if family.behaviours or family.ost:  # OST (Kar2019-ost): one region, not named
         return [f"{family.name}-{metric}" for metric in family.metrics]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 
