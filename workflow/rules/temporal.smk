@@ -16,7 +16,8 @@ from brainpipe.models.temporal import is_temporal, parse_time_mapping
 
 TEMPORAL_MODELS = sorted(name for name, spec in config["model_zoo"].items() if is_temporal(spec))
 OST_BENCHMARKS = sorted(f"{f.name}-ost" for f in REGISTRY.families.values() if f.ost)
-OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if f.ost})
+OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if f.ost and f.source == "brainio"})
+DEMO_OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if f.ost and f.source == "demo"})
 NOTHING = "(?!)"  # a wildcard constraint no name matches (no temporal model / no OST benchmark in this config)
 
 
@@ -179,6 +180,22 @@ rule fetch_ost_assembly:
         "../scripts/fetch_ost_assembly.py"
 
 
+rule demo_ost_assembly:
+    input:
+        "resources/stimuli/SyntheticShapes",
+    output:
+        "resources/assemblies/{dataset}.nc",
+    params:
+        code=library_code("data/demo_ost", "data/stimuli"),
+        simulation=lambda wildcards: {"seed": config["synthetic_shapes"].get("seed", 0)},
+    wildcard_constraints:
+        dataset=_alternatives(DEMO_OST_DATASETS),
+    log:
+        "logs/demo_ost_assembly/{dataset}.log",
+    script:
+        "../scripts/demo_ost_assembly.py"
+
+
 rule ost_target:
     input:
         assembly="resources/assemblies/{dataset}.nc",
@@ -188,7 +205,7 @@ rule ost_target:
         code=library_code("data/ost_data"),
         decoder="svm",
     wildcard_constraints:
-        dataset=_alternatives(OST_DATASETS),
+        dataset=_alternatives(OST_DATASETS + DEMO_OST_DATASETS),
     log:
         "logs/ost_target/{dataset}.log",
     script:

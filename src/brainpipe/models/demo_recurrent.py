@@ -10,7 +10,7 @@ build``.
 from __future__ import annotations
 
 
-def build(times: int = 4, channels: int = 16):
+def build(times: int = 4, channels: int = 8):
     import torch
     from torch import nn
 
@@ -29,7 +29,7 @@ def build(times: int = 4, channels: int = 16):
             super().__init__()
             self.times = times
             self.V1 = nn.Sequential(nn.Conv2d(3, channels, 5, stride=2, padding=2), nn.ReLU(),
-                                    nn.AdaptiveAvgPool2d(8))
+                                    nn.AdaptiveAvgPool2d(4))
             self.IT = RecurrentBlock()
 
         def forward(self, images):
