@@ -265,3 +265,21 @@ rule score_layer_ost:
         "logs/score_layer/{model}/{benchmark}/{layer}.log",
     script:
         "../scripts/score_layer_ost.py"
+
+
+# The offline temporal demo (`make demo`): the recurrent demo network on the simulated object solution times and
+# on the SyntheticShapes IT time course, the static alexnet on OST (NaN with its reason), and their per-bin curves.
+TEMPORAL_DEMO_SCORES = ["results/recurrent_demo/SyntheticShapesOST-ost.json",
+                        "results/recurrent_demo/SyntheticShapes.IT-spantime_pls.json",
+                        "results/alexnet_untrained/SyntheticShapesOST-ost.json"]
+
+
+rule temporal_plot:
+    input:
+        TEMPORAL_DEMO_SCORES,
+    output:
+        "results/plots/time_bins_demo.png",
+    log:
+        "logs/temporal_plot.log",
+    script:
+        "../scripts/temporal_plot.py"

@@ -39,6 +39,13 @@ with logged(snakemake.log[0], "ost"), threadpool_limits(snakemake.threads):
         ids = target["stimulus_id"].values.astype(str)
         out["predicted_ost"] = [{"split": k, "stimulus_id": ids[test].tolist(), "ost": osts.tolist()}
                                 for k, (test, osts) in enumerate(zip(result.test_indices, result.predicted_osts))]
+        # per bin: the share of the test images (over all splits) solved by the bin's end, model vs primates
+        predicted = np.concatenate(result.predicted_osts)
+        primate = np.concatenate([target.values[test] for test in result.test_indices])
+        ends = np.array([b[1] for b in bins], dtype=float)
+        with np.errstate(invalid="ignore"):
+            out["solved_per_time_bin"] = [float(np.mean(predicted <= end)) for end in ends]
+            out["primate_solved_per_time_bin"] = [float(np.mean(primate <= end)) for end in ends]
     write_json(out, snakemake.output[0])
     print(f"OST {w.model} {w.layer}: raw {result.score} ± {result.error} over {len(result.per_split)} splits, "
           f"{features.shape[1]} features × {features.shape[2]} bins, {out['seconds']} s"

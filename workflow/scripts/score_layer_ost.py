@@ -11,6 +11,9 @@ with logged(snakemake.log[0], "score_layer_ost"):
     result = aggregate(benchmarks.load(w.benchmark, snakemake.config), [ost], read_json(snakemake.input.ceiling))
     result.update(model=w.model, benchmark=w.benchmark, layer=w.layer, per_split=ost["per_split"],
                   time_bin_start=ost["time_bin_start"], time_bin_end=ost["time_bin_end"])
+    for key in ("solved_per_time_bin", "primate_solved_per_time_bin"):
+        if key in ost:
+            result[key] = ost[key]
     if ost.get("reason"):
         result["reason"] = ost["reason"]
     write_json(result, snakemake.output[0])

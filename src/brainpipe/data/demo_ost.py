@@ -23,7 +23,7 @@ def simulate_ost(table, seed=0):
     small = (size.max() - size) / (size.max() - size.min() + 1e-9)  # 0: the largest object, 1: the smallest
     difficulty = 0.5 * table["variation"].to_numpy(float) + 0.5 * small
     ost = 100 + 100 * difficulty + rng.normal(0, 10, len(table))
-    i1 = rng.uniform(1.0, 2.5, len(table))
+    i1 = rng.uniform(0.2, 1.2, len(table))  # thresholds an untrained network can reach (the demo has a curve)
     values = np.stack([ost, ost + rng.normal(0, 8, len(table))])  # svm, logistic (as Kar2019 ships two decoders)
     ids = table["stimulus_id"].to_numpy(str)
     return xr.DataArray(values, dims=("decoder", "presentation"), name=f"brainpipe.{DATASET}", coords={

@@ -127,7 +127,8 @@ class TemporalNetwork:
             if not isinstance(output, torch.Tensor):
                 raise ValueError(f"model {self.identifier}: layer {layer} returned {type(output).__name__}, not a "
                                  "tensor; choose a module that returns a tensor")
-            calls[layer].append(output.detach().float().cpu().numpy())  # copied now: later steps reuse buffers
+            # copied now: a later step may write into this tensor in place (CORnet-S's `x += skip`, ReLU(inplace))
+            calls[layer].append(output.detach().to("cpu", torch.float32, copy=True).numpy())
 
         hooks = [known[layer].register_forward_hook(lambda module, inputs, output, layer=layer: keep(output, layer))
                  for layer in layers]
