@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 RNN = {"architecture": str(REPO / "tests/models/recurrent_net.py") + ":build", "layers": {"IT": "IT.output"},
        "time_mapping": {"IT": [70, 60, 3]}, "preprocessing": {"image_size": 32}}
+CORNET_SEEDED = {"architecture": "brainpipe.models.cornet_s:build", "seed": 1, "layers": {"IT": "IT.output"},
+                 "time_mapping": {"IT": [100, 100, 2]}}  # Brain-Score's IT mapping for CORnet-S
 PROXIES = ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY")
 
 
@@ -27,6 +29,7 @@ def write_config(folder, url, sums, models, benchmarks=("Kar2019-ost",), zoo=Non
     (folder / "checksums.json").write_text(json.dumps(sums))
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["model_zoo"]["rnn"] = RNN
+    config["model_zoo"]["cornet_s_seeded"] = CORNET_SEEDED
     config["model_zoo"].update(zoo or {})
     config.update(models=list(models), benchmarks=list(benchmarks), batch_size=32, **extra)
     config["data"] = {"base_url": url, "cache_dir": str(folder / "cache"), "local_files": {},
@@ -60,10 +63,11 @@ def scored(store, tmp_path_factory):
     root, sums = store
     folder = tmp_path_factory.mktemp("kar2019_run")
     with local_http_server(root) as server:
-        config = write_config(folder, server.url, sums, ["rnn", "alexnet_untrained"])
+        config = write_config(folder, server.url, sums, ["rnn", "alexnet_untrained", "cornet_s_seeded"])
         work = folder / "work"
         work.mkdir()
-        snakemake(work, config, "results/rnn/Kar2019-ost.json", "results/alexnet_untrained/Kar2019-ost.json")
+        snakemake(work, config, "results/rnn/Kar2019-ost.json", "results/alexnet_untrained/Kar2019-ost.json",
+                  "results/cornet_s_seeded/Kar2019-ost.json")
         assert {Path(r).name for r in server.requests} >= set(sums)  # downloaded, sha1 checked
     return work, config
 
@@ -88,6 +92,19 @@ def test_recurrent_user_model_scores_kar2019_ost(scored):
     # the target: 1 of the 2 duplicate ids dropped each, decoder svm
     target = xr.open_dataarray(work / "results/assemblies/Kar2019/ost/target.nc")
     assert target.sizes["presentation"] == 160 and target.attrs["duplicates_dropped"] == 2
+
+
+@pytest.mark.slow
+def test_seeded_cornet_s_scores_kar2019_ost(scored):
+    work, _ = scored
+    score = json.loads((work / "results/cornet_s_seeded/Kar2019-ost.json").read_text())
+    assert np.isfinite(score["raw"]) and score["score"] == pytest.approx(score["raw"] / 0.79)
+    layer = xr.open_dataarray(work / "results/activations/cornet_s_seeded/Kar2019/IT.output.nc")
+    assert layer.sizes["neuroid"] == 512 * 7 * 7 and layer["time_step"].values.tolist() == [0, 1]
+    timed = xr.open_dataarray(work / "results/activations/cornet_s_seeded/Kar2019/timed/IT/70-250x10/IT.output.nc")
+    # Brain-Score's nearest-start matching of (100, 200) and (200, 300): bins 70..150 step 0, 160..240 step 1
+    np.testing.assert_array_equal(timed.values[:, :, 8], layer.values[:, :, 0])
+    np.testing.assert_array_equal(timed.values[:, :, 9], layer.values[:, :, 1])
 
 
 @pytest.mark.slow
