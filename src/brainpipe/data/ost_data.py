@@ -41,7 +41,11 @@ def load_ost_assembly(nc_path, stimuli_csv=None):
     if "decoder" not in assembly.coords:
         raise ValueError(f"{nc_path}: the decoder dimension has no 'decoder' coordinate (e.g. ['svm', 'logistic'])")
     if stimuli_csv is not None:
-        ids = set(pd.read_csv(stimuli_csv, dtype={"stimulus_id": str})["stimulus_id"].astype(str))
+        table = pd.read_csv(stimuli_csv, dtype={"stimulus_id": str, "image_id": str})
+        column = "stimulus_id" if "stimulus_id" in table.columns else "image_id"  # brainio CSVs name it image_id
+        if column not in table.columns:
+            raise ValueError(f"{stimuli_csv}: no stimulus_id (or image_id) column")
+        ids = set(table[column].astype(str))
         missing = sorted(set(assembly["stimulus_id"].values.astype(str)) - ids)
         if missing:
             raise ValueError(f"{nc_path}: {len(missing)} stimulus_id(s) of the OST target are not in the stimulus "
