@@ -27,6 +27,7 @@ def test_declared_temporal_benchmark_scores_a_temporal_model(tmp_path):
     import yaml
 
     experiment = write_experiment(tmp_path / "experiment")
+    (tmp_path / "work").mkdir()
     workdir = with_config(tmp_path / "work")
     config = {"models": ["rnn"], "benchmarks": ["MyTimed.IT-spantime_ridge", "MyTimed.IT-pls"],
               "model_zoo": {"rnn": RNN},
@@ -34,7 +35,7 @@ def test_declared_temporal_benchmark_scores_a_temporal_model(tmp_path):
               "benchmark_zoo": {"MyTimed": declaration(experiment, temporal_window=[70, 130], temporal_bin=20,
                                                        metrics=["spantime_ridge", "pls"])}}
     (workdir / "own.yaml").write_text(yaml.safe_dump(config))
-    snakemake(workdir, "results/rnn/MyTimed.IT-spantime_ridge.json", "results/rnn/MyTimed.IT-pls.json",
+    snakemake(workdir, "--", "results/rnn/MyTimed.IT-spantime_ridge.json", "results/rnn/MyTimed.IT-pls.json",
               configfiles=(ROOT / "tests/configs/tiny.yaml", workdir / "own.yaml"))
     timed = json.loads((workdir / "results/rnn/MyTimed.IT-spantime_ridge.json").read_text())
     assert timed["time_bin_start"] == [70, 90, 110] and len(timed["score_per_time_bin"]) == 3
