@@ -12,12 +12,13 @@
 import re
 
 from brainpipe.models.model_sources import ModelSourceError
+from brainpipe.benchmarks.ost_family import is_ost
 from brainpipe.models.temporal import is_temporal, parse_time_mapping
 
 TEMPORAL_MODELS = sorted(name for name, spec in config["model_zoo"].items() if is_temporal(spec))
-OST_BENCHMARKS = sorted(f"{f.name}-ost" for f in REGISTRY.families.values() if f.ost)
-OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if f.ost and f.source == "brainio"})
-DEMO_OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if f.ost and f.source == "demo"})
+OST_BENCHMARKS = sorted(f"{f.name}-ost" for f in REGISTRY.families.values() if is_ost(f))
+OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if is_ost(f) and f.source == "brainio"})
+DEMO_OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if is_ost(f) and f.source == "demo"})
 NOTHING = "(?!)"  # a wildcard constraint no name matches (no temporal model / no OST benchmark in this config)
 
 
@@ -88,6 +89,7 @@ ruleorder: activations_temporal > activations
 ruleorder: fetch_ost_assembly > fetch_assembly
 ruleorder: ceiling_ost > ceiling
 ruleorder: score_layer_ost > score_layer
+ruleorder: score_ost > score
 
 
 rule activations_temporal:
@@ -266,6 +268,32 @@ rule score_layer_ost:
     script:
         "../scripts/score_layer_ost.py"
 
+
+
+rule score_ost:
+    input:
+        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
+                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+    output:
+        "results/{model}/{benchmark}.json",
+    params:
+        committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
+        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
+        data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
+                                "split": get_benchmark(wildcards.benchmark).split,
+                                "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
+                                "visual_degrees": get_benchmark(wildcards.benchmark).visual_degrees,
+                                "time_bins": [list(b) for b in requested_bins(get_benchmark(wildcards.benchmark))],
+                                "number_of_trials": get_benchmark(wildcards.benchmark).family.number_of_trials,
+                                "settings": get_benchmark(wildcards.benchmark).settings,
+                                "files": data_files(get_benchmark(wildcards.benchmark))},
+        benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
+    wildcard_constraints:
+        benchmark=_alternatives(OST_BENCHMARKS),
+    log:
+        "logs/score/{model}/{benchmark}.log",
+    script:
+        "../scripts/score_ost.py"
 
 # The offline temporal demo (`make demo`): the recurrent demo network on the simulated object solution times and
 # on the SyntheticShapes IT time course, the static alexnet on OST (NaN with its reason), and their per-bin curves.

@@ -17,5 +17,4 @@ with logged(snakemake.log[0], "score"):
         result["best_layer"] = max(per_layer, key=lambda layer: per_layer[layer]["score"])
     result["versions"] = versions()
     write_json(result, snakemake.output[0])
-    shown = "NaN" if result["score"] is None else f"{result['score']:.4f}"  # NaN: e.g. a static model on OST
-    print(f"{w.model} × {w.benchmark}: {shown} (layer {p.committed})" + (f": {result['reason']}" if result.get("reason") else ""))
+    print(f"{w.model} × {w.benchmark}: {result['score']:.4f} (layer {p.committed})")

@@ -111,10 +111,6 @@ class Family:
     fitting_stimulus_set: str | None = None
     fitting_label_column: str = "image_label"  # the fitting stimulus set's class column (probabilities task)
     exclude_conditions: tuple = ()
-    # Object solution times (Kar2019): the recordings are the primates' per-image OSTs, not responses; the one
-    # metric is ``ost`` on the model's temporal_window bins, named without a region (``Kar2019-ost``), recorded
-    # from ``regions[0]`` (Brain-Score: ``start_recording('IT', TIME_BINS)``).
-    ost: bool = False
 
     @property
     def is_behavioural(self):
@@ -130,8 +126,6 @@ class Family:
             return tuple(b.name for b in self.behaviours)
         if self.plugin is not None:
             return (self.plugin.metric,)
-        if self.ost:
-            return ("ost",)
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
                           and (m not in SPLIT_METRICS or self.fixed_split))
         if self.allowed_metrics is not None:
@@ -168,8 +162,6 @@ class Benchmark:
             return "behaviour"
         if self.family.plugin is not None:
             return "custom"
-        if self.family.ost:
-            return "ost"
         if self.metric in REPRESENTATIONAL_METRICS:
             return "representational"
         if self.metric in TEMPORAL_METRICS:
@@ -183,7 +175,7 @@ class Benchmark:
     @property
     def n_folds(self):
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
-        if self.kind in ("custom", "behaviour", "ost") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
+        if self.kind in ("custom", "behaviour") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 
@@ -213,7 +205,7 @@ class Benchmark:
             return "none"
         if self.kind == "custom":
             return self.family.plugin.normalisation
-        return "raw_over_ceiling" if self.kind in ("representational", "ost") else "raw2_over_ceiling"
+        return "raw_over_ceiling" if self.kind == "representational" else "raw2_over_ceiling"
 
     def metadata(self):
         """What every score JSON says about the benchmark (Brain-Score's version / parent / bibtex, our origin)."""
@@ -277,11 +269,6 @@ def build(identifier, families, settings=None) -> Benchmark:
         except ValueError as error:
             raise ValueError(f"benchmark {identifier!r}: {error}") from None
         return Benchmark(identifier, name, family, None, metric, resolved)
-    if region is None and family.ost:  # Kar2019-ost: one region, not named in the identifier
-        if metric not in family.metrics:
-            raise ValueError(f"benchmark {identifier!r}: {name} has object solution times; its only metric is 'ost'")
-        return Benchmark(identifier, name, family, family.regions[0], metric,
-                         resolve_settings(identifier, family, settings))
     if region is None:
         raise ValueError(f"benchmark {identifier!r}: {name} is neural; name a region: '{name}.<region>-{metric}' "
                          f"with region in {list(family.regions)}")

@@ -12,7 +12,7 @@ with the reason in the score JSON. The 44 trials matter only to stochastic model
 same response to every trial, so brainpipe, like Brain-Score for such models, records each image once.
 """
 
-from .base import Family
+from .ost_family import OSTFamily
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/kar2019/benchmark.py",
@@ -40,9 +40,9 @@ ASSEMBLIES = {"Kar2019": brainio_assembly("dicarlo.Kar2019", ASSEMBLY_SHA1, "Kar
 STIMULUS_SETS = {"Kar2019": brainio_stimuli("Kar2019", STIMULI_CSV_SHA1, STIMULI_ZIP_SHA1)}
 
 FAMILIES = [
-    Family(name="Kar2019", dataset="Kar2019", stimulus_set="Kar2019", regions=("IT",), visual_degrees=VISUAL_DEGREES,
+    OSTFamily(name="Kar2019", dataset="Kar2019", stimulus_set="Kar2019", regions=("IT",), visual_degrees=VISUAL_DEGREES,
            stratification=None, temporal_window=TIME_WINDOW, temporal_bin=TIME_BIN,
-           number_of_trials=NUMBER_OF_TRIALS, ceiling=CEILING, version=2, parent="IT", ost=True,
+           number_of_trials=NUMBER_OF_TRIALS, ceiling=CEILING, version=2, parent="IT",
            notes="object solution times of 1318 images (1320 presentations, 2 duplicates); NaN for static models",
            bibtex=BIBTEX, sources=SOURCES),
 ]
