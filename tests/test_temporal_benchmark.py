@@ -191,3 +191,31 @@ def test_an_ost_file_without_i1_names_the_coordinate(kar_store, tmp_path):
     assembly.to_netcdf(tmp_path / "bad.nc")
     with pytest.raises(ValueError, match="bad.nc: missing coordinate 'i1'"):
         load_ost_assembly(tmp_path / "bad.nc")
+
+
+# ---- brainpipe.score with an in-memory recurrent network ----------------------------------------------------------
+
+@pytest.mark.slow
+def test_in_memory_recurrent_network_scores_the_ost_demo(tmp_path, monkeypatch):
+    import importlib.util
+    import brainpipe
+
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    config.update(yaml.safe_load((ROOT / "tests/configs/tiny.yaml").read_text()))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config/config.yaml").write_text(yaml.safe_dump(config))
+    monkeypatch.chdir(tmp_path)
+    spec = importlib.util.spec_from_file_location("recurrent_net", ROOT / "tests/models/recurrent_net.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    net = module.build()
+    s = brainpipe.score(net, "SyntheticShapesOST-ost", name="my_rnn", layers={"IT": "IT.output"},
+                        time_mapping={"IT": [70, 60, 3]}, preprocessing={"image_size": 32}, quiet=True)
+    assert np.isfinite(s.raw) and s.ceiling == 1.0  # simulated data: no ceiling, score = raw
+    layer = xr.open_dataarray(next(Path("results/activations/my_rnn").glob("*/IT.output.nc")))
+    assert layer["time_step"].values.tolist() == [0, 1, 2]
+    with pytest.raises(ValueError, match=r"brainpipe.score\(name='bad'\).*time_mapping.IT.*overlap"):
+        brainpipe.score(net, "SyntheticShapesOST-ost", name="bad", layers={"IT": "IT.output"},
+                        time_mapping={"IT": {0: [70, 130], 1: [100, 150]}}, quiet=True)
