@@ -135,6 +135,8 @@ rule time_bins:
         window="[0-9]+-[0-9]+(?:x[0-9]+)?",
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=2),
+    benchmark:
+        "logs/timing/time_bins/{model}/{stimuli}/{region}/{window}/{layer}.tsv"
     log:
         "logs/time_bins/{model}/{stimuli}/{region}/{window}/{layer}.log",
     script:
