@@ -202,8 +202,9 @@ def test_in_memory_recurrent_network_scores_the_ost_demo(tmp_path, monkeypatch):
 
     import yaml
 
+    # the demo's full 320 images: with the tiny grid's 160, a 10 % test split can miss one of the 8 shapes, and
+    # the OST's false-alarm rate is then undefined (Brain-Score fails there too)
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    config.update(yaml.safe_load((ROOT / "tests/configs/tiny.yaml").read_text()))
     (tmp_path / "config").mkdir()
     (tmp_path / "config/config.yaml").write_text(yaml.safe_dump(config))
     monkeypatch.chdir(tmp_path)
