@@ -146,6 +146,14 @@ def test_mapping_a_step_the_model_lacks_stops_naming_the_key_and_writes_nothing(
     assert not list((work / "results/activations/rnn5").rglob("*.nc"))
 
 
+def test_a_temporal_model_on_a_behavioural_benchmark_stops_at_parse_time(tmp_path):
+    config = write_config(tmp_path, None, {}, ["rnn"], benchmarks=["SyntheticShapesBehaviour-i2n"])
+    (tmp_path / "work").mkdir()
+    result = snakemake(tmp_path / "work", config, "-n", check=False)
+    assert result.returncode != 0
+    assert "model_zoo.rnn.time_mapping" in result.stdout + result.stderr and "not wired" in result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("mapping, words", [
     ({"IT": {0: [70, 150], 1: [140, 200]}}, ["model_zoo.bad.time_mapping.IT", "overlap"]),
     ({"V4": [70, 50, 2]}, ["model_zoo.bad.time_mapping", "IT"]),
