@@ -40,6 +40,9 @@ demo: setup
 	$(BIN)/snakemake --cores $(CORES)
 	@echo "\nScores (results/summary.tsv; leaderboard: results/leaderboard.html, plots: results/plots/):"
 	@$(BIN)/python -c "import pandas as p; print(p.read_csv('results/summary.tsv', sep='\t').to_string(index=False))"
+	@# the temporal demo: a recurrent network on simulated object solution times and the IT time course
+	$(BIN)/snakemake --cores $(CORES) results/plots/time_bins_demo.png
+	@$(BIN)/python -c "import json; [print(f, json.load(open(f))['score'], json.load(open(f)).get('reason', '')) for f in ('results/recurrent_demo/SyntheticShapesOST-ost.json', 'results/recurrent_demo/SyntheticShapes.IT-spantime_pls.json', 'results/alexnet_untrained/SyntheticShapesOST-ost.json')]"
 
 test: setup
 	$(BIN)/python -m pytest

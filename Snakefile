@@ -47,6 +47,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/stimuli.smk"
 include: "workflow/rules/fetch.smk"
+include: "workflow/rules/temporal.smk"  # before activations.smk: its layer sets leave temporal models out
 include: "workflow/rules/assembly.smk"
 include: "workflow/rules/place_on_screen.smk"
 include: "workflow/rules/activations.smk"

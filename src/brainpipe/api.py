@@ -111,7 +111,7 @@ def stimulus_degrees(config) -> dict:
 
 
 #: keyword arguments of :func:`score` that describe an in-memory model (as a model_zoo entry would), not the benchmark
-MODEL_KEYS = ("layers", "sweep", "visual_degrees", "preprocessing")
+MODEL_KEYS = ("layers", "sweep", "visual_degrees", "preprocessing", "time_mapping")
 
 
 def _refuse_other_settings(name, benchmark, base, merged, config_path):
@@ -314,6 +314,16 @@ def _inprocess_entry(model, name, keys):
     entry.update({"architecture": sources.INPROCESS_PREFIX + fingerprint(model), "layers": dict(layers)})
     if sweep:
         entry["sweep"] = sweep
+    if keys.get("time_mapping") is not None:  # a temporal model (models/temporal.py): checked here, by its name
+        from .models.temporal import parse_time_mapping
+
+        entry["time_mapping"] = {str(region): (list(steps) if isinstance(steps, (list, tuple)) else
+                                               {int(step): list(window) for step, window in steps.items()})
+                                 for region, steps in keys["time_mapping"].items()}
+        try:
+            parse_time_mapping(entry, name)
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
     return entry
 
 
@@ -418,7 +428,8 @@ def _ensure_inprocess_activations(model, name, benchmark, config, workflow, devi
     planned = _planned_layer_files(plan, folder)
     if not planned:
         return
-    if set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) - {"activations"} - _layer_set_rules(plan):
+    if (set(re.findall(r"^(?:local)?rule (\w+):$", plan, flags=re.M)) - {"activations", "activations_temporal"}
+            - _layer_set_rules(plan)):
         workflow.run(stimuli, what=f"preparing the stimuli {stimuli}")  # stimuli not ready yet
     if workflow.quiet is not True:  # the one step that is not a Snakemake job: say what the wait is for
         print(f"brainpipe: computing the activations of {name} in this process ({', '.join(planned)}; log "
@@ -460,6 +471,16 @@ def _extract(model, name, config, stimuli, destinations, device):
     else:
         home, training = None, None
         wrapped = BrainModelActivations(name, model, spec.get("visual_degrees"))
+    temporal = spec.get("time_mapping") is not None
+    if temporal:  # one forward per batch records every step (workflow/scripts/activations_temporal.py's work)
+        from .models.temporal import TemporalBrainModel, TemporalNetwork, parse_time_mapping
+
+        mapping = parse_time_mapping(spec, name)
+        wrapped = (TemporalNetwork(wrapped) if isinstance(model, torch.nn.Module)
+                   else TemporalBrainModel(wrapped, mapping))
+        wanted = {layer: (sorted({step for region, committed in spec["layers"].items() if committed == layer
+                                  for step in mapping.get(region, {})}), f"brainpipe.score(name={name!r}).time_mapping")
+                  for layer in destinations}
     log = _log_file(destinations)
     log.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -467,7 +488,14 @@ def _extract(model, name, config, stimuli, destinations, device):
         with open(log, "w") as progress:
             print(f"{name} (in-process, {spec['architecture']}) on {wrapped.device}: layers {list(destinations)}",
                   file=progress)
-            extract_to_files(wrapped, stimuli, destinations, config.get("batch_size", 64), workers, progress=progress)
+            if temporal:
+                from .models.temporal import extract_temporal
+
+                extract_temporal(wrapped, stimuli, destinations, config.get("batch_size", 64), workers, progress,
+                                 wanted)
+            else:
+                extract_to_files(wrapped, stimuli, destinations, config.get("batch_size", 64), workers,
+                                 progress=progress)
     finally:
         torch.set_num_threads(threads)
         if training is not None:  # give the user's network back as it came (mode and device)

@@ -106,6 +106,14 @@ def list_benchmarks(config: dict, out=None) -> None:
             continue
         print(f"\n  {' = '.join(names)}  [{family.origin}; version {family.version}, parent "
               f"{family.parent or 'region'}]", file=out)
+        if getattr(family, "ost", False):  # object solution times (Kar2019-ost): one region, not named
+            start, end = family.temporal_window
+            print(f"    {family.visual_degrees:g}°, {data}, stimuli {family.stimulus_set}, {family.regions[0]} in "
+                  f"{family.temporal_bin}-ms bins {start}–{end} ms, ceiling {family.ceiling}", file=out)
+            if family.notes:
+                print(f"    {family.notes}", file=out)
+            print("    " + " ".join(f"{name}-ost" for name in names), file=out)
+            continue
         print(f"    {family.visual_degrees:g}°, {data}, stimuli {family.stimulus_set}, "
               f"{family.time_window[0]}–{family.time_window[1]} ms, CV stratified by {family.stratification}, "
               f"ceiling {family.ceiling}", file=out)

@@ -176,6 +176,8 @@ def layer_file(model_name, stimuli, layer):
 def benchmark_layer_file(wildcards):
     """The activations of the layer a fold job (or Gram) of this model × benchmark reads."""
     b = get_benchmark(wildcards.benchmark)
+    if b.kind != "behaviour" and is_temporal_model(wildcards.model):  # temporal.smk: its steps on the benchmark's bins
+        return timed_layer_file(wildcards.model, b, wildcards.layer)
     return layer_file(wildcards.model, stimuli_key(wildcards.model, b), wildcards.layer)
 
 
@@ -283,7 +285,9 @@ def layer_sets():
     the saved plans, since files may have appeared since the main process planned."""
     if not workflow.is_main_process:
         return load_layer_sets(LAYER_SET_PLANS)
-    sets = missing_layer_sets(grid_layer_files(), os.path.exists)
+    # a temporal model's layers are written by activations_temporal (temporal.smk), one rule per layer
+    static = {folder: files for folder, files in grid_layer_files().items() if not is_temporal_model(folder[0])}
+    sets = missing_layer_sets(static, os.path.exists)
     save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
     return sets
 

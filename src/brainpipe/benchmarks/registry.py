@@ -29,9 +29,10 @@ from .custom import CustomBenchmark, PluginError, check_declaration
 from .declared import declared_family
 from .declared_behaviour import declared_behaviour_family, is_behavioural
 from .declared_properties import declared_properties_family, is_properties, neurons_definitions
+from .ost_family import build_ost, is_ost
 
 #: Modules of this package that are machinery, not families.
-_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "declared_properties", "custom"}
+_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "declared_properties", "custom", "ost_family"}
 
 
 def _sha1_file(path) -> str:
@@ -58,7 +59,8 @@ class Registry:
 
     def benchmark(self, identifier: str, settings=None, split=None) -> Benchmark:
         """The benchmark ``identifier`` with its settings resolved; ValueError naming what is wrong."""
-        return with_split(build(identifier, self.families, settings), split)
+        built = build_ost(identifier, self.families, settings) or build(identifier, self.families, settings)
+        return with_split(built, split)
 
     def identifiers(self):
         return [identifier for name, family in self.families.items() for identifier in family_identifiers(family)]
@@ -68,7 +70,7 @@ def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
     if family.behaviours:  # Brain-Score's own identifier where it does not read Family-metric
         return [b.identifier or f"{family.name}-{b.name}" for b in family.behaviours]
-    if family.properties:
+    if family.properties or is_ost(family):  # OST (Kar2019-ost): one region, not named
         return [f"{family.name}-{metric}" for metric in family.metrics]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 

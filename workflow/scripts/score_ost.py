@@ -1,0 +1,23 @@
+"""The headline OST score of a model: the committed layer's, with provenance; NaN (null) with the reason for a
+static model."""
+
+from brainpipe.io import read_json, write_json
+from brainpipe.pipeline.logs import logged
+from brainpipe.pipeline.provenance import versions
+
+with logged(snakemake.log[0], "score_ost"):
+    w, p = snakemake.wildcards, snakemake.params
+    per_layer = {score["layer"]: score for score in map(read_json, snakemake.input.layers)}
+    result = dict(per_layer[p.committed], layer=p.committed, model_spec=p.model_spec, data=p.data)
+    result.update(p.benchmark_info)
+    if len(per_layer) > 1:
+        scored = {layer: r["score"] for layer, r in per_layer.items()}
+        result["sweep"] = scored
+        finite = {layer: s for layer, s in scored.items() if s is not None}
+        if finite:
+            result["best_layer"] = max(finite, key=finite.get)
+    result["versions"] = versions()
+    write_json(result, snakemake.output[0])
+    shown = "NaN" if result["score"] is None else f"{result['score']:.4f}"
+    print(f"{w.model} × {w.benchmark}: {shown} (layer {p.committed})"
+          + (f": {result['reason']}" if result.get("reason") else ""))
