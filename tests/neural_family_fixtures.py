@@ -187,6 +187,18 @@ def li2026_store(root, n_images: int = 200, seed: int = 0) -> dict[str, str]:
     return {name: bf._sha1((root / name).read_bytes()) for name in names}
 
 
+def state_digest(state: dict) -> str:
+    """sha256 over a state dict's names, dtypes, shapes and values (torch.save's bytes depend on the file name)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name, tensor in state.items():
+        array = tensor.detach().cpu().contiguous().numpy()
+        digest.update(f"{name}:{array.dtype}:{array.shape};".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
 if __name__ == "__main__":  # python tests/neural_family_fixtures.py OUT_DIR: write the store (for the reference)
     import json
     import sys

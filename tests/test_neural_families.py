@@ -146,8 +146,6 @@ def test_coordinate_median_ceiling_is_brainscores_bootstrap():
 def test_workflow_matches_brainscore(family_store, tmp_path):
     """Every identifier end to end through snakemake (downloads over loopback HTTP, sha1s checked, alexnet with the
     reference's seeded weights, 10 CV splits as Brain-Score), equal to Brain-Score's numbers within 1e-5."""
-    import hashlib
-
     import torch
 
     from brainpipe.models._torchvision import import_torchvision
@@ -156,8 +154,9 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
     root, sums = family_store
     weights = tmp_path / "alexnet-seed0.pth"
     torch.manual_seed(0)
-    torch.save(import_torchvision().models.alexnet(weights=None).state_dict(), weights)
-    assert hashlib.sha256(weights.read_bytes()).hexdigest() == REFERENCE["weights_sha256"]
+    state = import_torchvision().models.alexnet(weights=None).state_dict()
+    assert fixtures.state_digest(state) == REFERENCE["weights_state_sha256"]  # the reference's weights
+    torch.save(state, weights)
     work = tmp_path / "work"
     work.mkdir()
     li2026 = {name: str(root / name) for name in sums if "Li2026" in name}  # not public: the user's own copies
@@ -176,3 +175,18 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
             assert ours[key] == pytest.approx(theirs[key], abs=1e-5), (identifier, key, ours[key], theirs[key])
             worst = max(worst, abs(ours[key] - theirs[key]))
     print(f"\nmax |Δ| vs Brain-Score over {len(IDENTIFIERS)} identifiers: {worst:.2e}")
+
+    # The leaderboard places each under its Brain-Score parent (the region) and builds the regions' means from them.
+    board = snakemake(work, config, ["results/leaderboard.csv"])
+    assert board.returncode == 0, board.stderr[-5000:]
+    import pandas as pd
+
+    row = pd.read_csv(work / "results" / "leaderboard.csv").set_index("model").loc["alexnet"]
+    for region in ("V4", "IT"):
+        # one benchmark per data set and region counts (brainpipe.pipeline.report.repeated_recordings): for Li2026
+        # the first of its metrics in the grid's order
+        members = [i for i in IDENTIFIERS if f".{region}-" in i and not i.startswith("Li2026")]
+        members.append(next(i for i in IDENTIFIERS if i.startswith(f"Li2026.{region}-")))
+        expected = np.mean([json.loads((work / "results" / "alexnet" / f"{i}.json").read_text())["score"]
+                            for i in members])
+        assert row[f"{region} (mean)"] == pytest.approx(expected, abs=1e-4), region  # the CSV rounds to 4 places

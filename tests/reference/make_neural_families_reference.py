@@ -76,8 +76,6 @@ def seeded_alexnet_weights(torch_home: Path) -> Path:
 
 
 def main():
-    import hashlib
-
     import neural_family_fixtures
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -117,7 +115,7 @@ def main():
                        "--brainscore-python /work/bsref/.venv/bin/python "
                        "--runner ../shared/tools/brainscore_reference.py",
             "fixture_sha1": sums,
-            "weights_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result["versions"] if args.benchmarks else previous.get("versions"),
             "benchmarks": dict(sorted(results.items())),
         }
