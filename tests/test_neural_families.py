@@ -129,6 +129,35 @@ def test_li2026_prepare_keeps_reliable_neuroids_in_file_order(family_store):
         assembly_prep.prepare(loaded, "V1", (70, 170), neuroid_filter=(("reliable", 0.4),), single_response=True)
 
 
+def test_single_response_refuses_repeated_stimuli_and_missing_time_bin_names(family_store):
+    root, _ = family_store
+    loaded = load_assembly(root / "assy_Li2026_Assembly.nc", root / "stimulus_Li2026_Stimuli.csv", "Li2026_Stimuli")
+    doubled = xr.concat([loaded, loaded.isel(presentation=[0, 1])], dim="presentation")
+    with pytest.raises(ValueError, match="one response per stimulus, but 2 stimulus ids repeat"):
+        assembly_prep.prepare(doubled, "IT", (70, 170), single_response=True)
+    # a Sanghavi file read without the family's name for the bin end: one error naming file and coordinate
+    with pytest.raises(ValueError, match=r"assy_dicarlo_Sanghavi2020.nc: missing coordinate 'time_bin_end'"):
+        load_assembly(root / "assy_dicarlo_Sanghavi2020.nc", root / "stimulus_hvm.csv", "hvm")
+
+
+def test_subject_rdm_ceiling_and_similarity():
+    from brainpipe.neural.representational import rdm, rdm_similarity, subject_rdm_ceiling, subject_rdm_similarity
+
+    rng = np.random.default_rng(3)
+    shared = rng.normal(size=(30, 4))
+    Y = np.concatenate([shared @ rng.normal(size=(4, 5)) + 0.5 * rng.normal(size=(30, 5)) for _ in range(3)], axis=1)
+    subjects = np.repeat(["M3", "M1", "M2"], 5)  # np.unique order, not column order
+    X = shared @ rng.normal(size=(4, 20))
+    per_subject = subject_rdm_similarity(X, Y, subjects)
+    assert list(per_subject) == ["M1", "M2", "M3"]
+    assert per_subject["M3"] == rdm_similarity(rdm(X), rdm(Y[:, :5]))
+    ceiling = subject_rdm_ceiling(Y, subjects)
+    stack = [rdm(Y[:, subjects == s]) for s in ("M1", "M2", "M3")]
+    mean_all = np.mean(stack, axis=0)
+    assert ceiling["ceiling"] == pytest.approx(np.mean([rdm_similarity(r, mean_all) for r in stack]), abs=1e-12)
+    assert ceiling["lower_bound_loo"] < ceiling["ceiling"] < 1  # the mean of all includes each subject itself
+
+
 def test_coordinate_median_ceiling_is_brainscores_bootstrap():
     from brainpipe.neural.ceiling import coordinate_median
 
