@@ -14,8 +14,11 @@ the same alpha as sklearn's RidgeCV on the centred gram matrix and predicts the 
 ``ridgecv``. ``Li2026.<region>-rdm``: Brain-Score's RSABenchmark (benchmark_helpers/neural_common.py): one RDM per
 animal (``subject_coord``), Spearman with the model's RDM, averaged; ceiled by raw / RSACeiling
 (metrics/rsa_ceiling/ceiling.py: each animal's RDM against the mean of all animals' RDMs), not by the reliability
-median. Not modelled: the leaderboard nesting Brain-Score gives these (ridgecv and rdm under ``Li2026.<region>``,
-pls outside the scored tree); brainpipe groups all three under the region.
+median. Not modelled yet: the leaderboard nesting Brain-Score gives these (ridgecv and rdm averaged into
+``Li2026.<region>``, itself a child of the region; pls outside the scored tree). brainpipe's leaderboard puts them
+under the region and, as for any data set scored with several metrics, counts only the first of them in the
+grid's order in the region's mean (brainpipe.pipeline.report.repeated_recordings): list ``Li2026.<region>-ridgecv``
+first for the closest aggregate.
 """
 
 from .base import Family
