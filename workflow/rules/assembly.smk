@@ -39,6 +39,12 @@ rule prepare_assembly:
         code=library_code("data/assembly"),
         time_window=lambda wildcards: prepare_window(wildcards)[0],
         bin_size=lambda wildcards: prepare_window(wildcards)[1],
+        # files with overlapping bins (Sanghavi2020) are read at the one bin equal to the window
+        exact_time_bin=lambda wildcards: wildcards.timing == "static"
+        and family_of_dataset(wildcards.dataset).exact_time_bin,
+        # neuroids kept by a per-neuroid coordinate (Li2026: reliability_window > 0.4); one response per stimulus
+        neuroid_filter=lambda wildcards: [list(f) for f in family_of_dataset(wildcards.dataset).neuroid_filter],
+        single_response=lambda wildcards: family_of_dataset(wildcards.dataset).single_response,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:

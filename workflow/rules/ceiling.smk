@@ -12,6 +12,7 @@ rule ceiling:
         definition=benchmark_definition,
         fixed=lambda wildcards: get_benchmark(wildcards.benchmark).family.ceiling,
         method=lambda wildcards: ceiling_method(get_benchmark(wildcards.benchmark)),
+        subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
         n_splits=10,
         random_state=1,
     resources:

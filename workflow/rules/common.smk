@@ -374,6 +374,10 @@ def ceiling_method(benchmark):
         return benchmark.kind
     if benchmark.family.ceiling == "none":
         return "none"
+    if benchmark.metric == "rdm" and benchmark.family.subject_coord:  # inter-subject RDM consistency (Li2026)
+        return "rdm_subjects"
+    if str(benchmark.family.ceiling).startswith("median_of:"):  # a per-neuroid reliability in the data (Li2026)
+        return "coordinate_median"
     if isinstance(benchmark.family.ceiling, float):
         return "fixed"
     if benchmark.kind == "representational":

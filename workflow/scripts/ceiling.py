@@ -31,6 +31,21 @@ with logged(snakemake.log[0], "ceiling"):
         result = internal_consistency(trials, p.n_splits, p.random_state)
     elif p.method == "fixed":  # declared in the benchmark's definition (e.g. a published noise ceiling)
         result = {"ceiling": float(p.fixed), "error": 0.0, "method": "fixed (declared)"}
+    elif p.method == "coordinate_median":  # the median of a per-neuroid reliability of the scored neuroids (Li2026)
+        from brainpipe.neural.ceiling import coordinate_median
+
+        coordinate = str(p.fixed).split(":", 1)[1]
+        if coordinate not in trials.coords:
+            raise ValueError(f"{snakemake.input.repetitions}: no neuroid coordinate {coordinate!r} for the ceiling")
+        result = dict(coordinate_median(trials[coordinate].values), method=f"median of {coordinate}")
+    elif p.method == "rdm_subjects":  # each subject's RDM against the mean RDM of all (Brain-Score's RSACeiling)
+        from brainpipe.neural.representational import subject_rdm_ceiling
+
+        subject = p.subject_coord
+        if subject not in trials.coords:
+            raise ValueError(f"{snakemake.input.repetitions}: no neuroid coordinate {subject!r} (one RDM per subject)")
+        result = dict(subject_rdm_ceiling(trials.transpose("presentation", "neuroid").values, trials[subject].values),
+                      error=0.0, method=f"inter-subject RDM consistency over {subject} (upper bound)")
     elif p.method == "none":  # no ceiling: the score is the raw value
         result = {"ceiling": 1.0, "error": 0.0, "method": "none"}
     elif p.method == "custom":

@@ -23,6 +23,9 @@ with logged(snakemake.log[0], "prepare_assembly"):
     target, repetitions = assembly.prepare(recordings, snakemake.wildcards.region,
                                            time_window=tuple(snakemake.params.time_window),
                                            bin_size=snakemake.params.bin_size, source=source,
+                                           exact_time_bin=snakemake.params.exact_time_bin,
+                                           neuroid_filter=[tuple(f) for f in snakemake.params.neuroid_filter],
+                                           single_response=snakemake.params.single_response,
                                            cleaned_copy=cleaned_copy(snakemake.config, snakemake.wildcards.dataset))
     write_netcdf(target, snakemake.output.target)
     write_netcdf(repetitions, snakemake.output.repetitions)

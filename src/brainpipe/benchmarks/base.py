@@ -32,7 +32,10 @@ SETTING_TYPES = {"splits": int, "train_size": float, "random_state": int, "pls_c
 #: How a raw score becomes a ceiled one (brain-score/vision benchmark_helpers/neural_common.py
 #: ``explained_variance`` for regressions since Jan 2026; benchmarks/__init__.py for RSA/CKA).
 NORMALISATIONS = ("raw2_over_ceiling", "raw_over_ceiling", "none")
-CEILING_KINDS = ("internal_consistency", "none")  # or a fixed number
+CEILING_KINDS = ("internal_consistency", "none")  # or a fixed number, or "median_of:<neuroid coordinate>"
+#: A ceiling read from the data: the median over the scored neuroids of a per-neuroid reliability coordinate
+#: (brain-score/vision brainscore_vision/benchmarks/li2026/benchmark.py ``_reliability_ceiling``).
+MEDIAN_OF = "median_of:"
 
 
 def closest(name, known):
@@ -129,6 +132,15 @@ class Family:
     time_window: tuple = (70, 170)  # ms; bins inside are averaged into one
     temporal_window: tuple | None = None  # ms; window cut into bins for temporal (spantime) metrics
     temporal_bin: int = 10          # ms; bin width for temporal metrics
+    exact_time_bin: bool = False    # take the one bin equal to time_window instead of averaging those inside
+    # Neuroids kept: ((coordinate, threshold), ...) keeps those whose coordinate exceeds each threshold (Li2026's
+    # reliability_window > 0.4). single_response: the file holds one response per stimulus (no repetitions):
+    # the target is the file's presentations in file order, as Brain-Score scores an assembly it does not average.
+    neuroid_filter: tuple = ()
+    single_response: bool = False
+    # rdm compares one RDM per value of this neuroid coordinate (Brain-Score's RSABenchmark, ``subject``), ceiled
+    # by the inter-subject consistency (RSACeiling)
+    subject_coord: str | None = None
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""

@@ -27,17 +27,30 @@ def check_assembly(assembly: xr.DataArray, source="assembly"):
         raise ValueError(f"{source}: missing {', '.join(missing)}")
 
 
-def select_time_window(assembly: xr.DataArray, start, end, bin_size=None):
+def select_time_window(assembly: xr.DataArray, start, end, bin_size=None, exact=False):
     """Reduce ``time_bin`` to the window [start, end).
 
     With ``bin_size`` None: average every bin lying inside the window into one (1-ms bins over
     50–200 ms become one mean; a single 70–170 bin passes through). With ``bin_size``: keep
     several bins of that width (temporal benchmarks), each the mean of the source bins inside it.
+    With ``exact``: take the one bin that *is* the window, ignoring others inside it: files with overlapping
+    bins (Sanghavi2020's 70–170, 100–150, 70–270, ...) are read this way by Brain-Score
+    (``assembly.sel(time_bin_id=0)``, brain-score/vision brainscore_vision/benchmarks/sanghavi2020/benchmarks/).
     """
     if "time_bin" not in assembly.dims:
         return assembly
     starts = assembly["time_bin_start"].values
     ends = assembly["time_bin_end"].values
+    if exact:
+        if bin_size is not None:
+            raise ValueError("an exact time bin and temporal bins cannot be asked for together")
+        match = np.flatnonzero((starts == start) & (ends == end))
+        if len(match) != 1:
+            bins = ", ".join(f"{s}–{e}" for s, e in zip(starts, ends))
+            raise ValueError(f"expected exactly one time bin {start}–{end} ms, found {len(match)} (bins: {bins})")
+        along_bins = [name for name, coord in assembly.coords.items() if "time_bin" in coord.dims]
+        return assembly.drop_vars(along_bins).isel(time_bin=match[0]).assign_coords(
+            time_bin_start=start, time_bin_end=end)
     windows = [(start, end)] if bin_size is None else [(t, t + bin_size) for t in range(start, end, bin_size)]
     pieces = []
     for window_start, window_end in windows:
@@ -100,20 +113,46 @@ CLEANED_COPY = "point data.local_files at the cleaned copy"
 
 
 def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None, source="assembly",
-            cleaned_copy=CLEANED_COPY):
-    """Return (target, repetitions) for one region, both (presentation, neuroid[, time_bin]) float32."""
+            cleaned_copy=CLEANED_COPY, exact_time_bin=False, neuroid_filter=(), single_response=False):
+    """Return (target, repetitions) for one region, both (presentation, neuroid[, time_bin]) float32.
+
+    ``exact_time_bin``: the time bin equal to ``time_window`` (see :func:`select_time_window`).
+    ``neuroid_filter``: ((coordinate, threshold), ...): keep the region's neuroids whose coordinate exceeds each
+    threshold (Brain-Score's Li2026 keeps ``reliability_window > 0.4``).
+    ``single_response``: the file holds one response per stimulus and no ``repetition`` coordinate; the target is
+    the presentations in file order (Brain-Score scores such an assembly without ``average_repetition``, so its CV
+    splits are drawn on that order), and the "repetitions" copy is the same data with ``repetition`` 0.
+    """
+    if single_response and "repetition" not in assembly.coords:
+        assembly = assembly.assign_coords(repetition=("presentation", np.zeros(assembly.sizes["presentation"], int)))
     check_assembly(assembly, source)
     regions = np.unique(assembly["region"].values.astype(str))
     if region not in regions:
         raise ValueError(f"{source}: no neuroids in region {region!r}; regions present: {list(regions)}")
-    selected = assembly.isel(neuroid=np.flatnonzero(assembly["region"].values.astype(str) == region))
-    selected = select_time_window(selected, *time_window, bin_size=bin_size)
+    keep = assembly["region"].values.astype(str) == region
+    for coordinate, threshold in neuroid_filter:
+        if coordinate not in assembly.coords or assembly[coordinate].dims != ("neuroid",):
+            raise ValueError(f"{source}: no neuroid coordinate {coordinate!r} to select neuroids by "
+                             f"({coordinate} > {threshold})")
+        keep &= assembly[coordinate].values > threshold  # NaN is not above: dropped, as in Brain-Score's mask
+    if not keep.any():
+        raise ValueError(f"{source}: no neuroid of region {region!r} passes "
+                         + " and ".join(f"{c} > {t}" for c, t in neuroid_filter))
+    selected = assembly.isel(neuroid=np.flatnonzero(keep))
+    selected = select_time_window(selected, *time_window, bin_size=bin_size, exact=exact_time_bin)
     order = ("presentation", "neuroid") + (("time_bin",) if "time_bin" in selected.dims else ())
     repetitions = selected.transpose(*order).astype(np.float32)
     values = repetitions.values
     if np.isinf(values).any():
         raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite values in region {region}")
-    target = average_repetitions(repetitions)
+    if single_response:
+        stimuli = repetitions["stimulus_id"].values.astype(str)
+        if len(np.unique(stimuli)) != len(stimuli):
+            raise ValueError(f"{source}: declared as one response per stimulus, but "
+                             f"{len(stimuli) - len(np.unique(stimuli))} stimulus ids repeat")
+        target = repetitions.drop_vars("repetition")
+    else:
+        target = average_repetitions(repetitions)
     check_finite_target(target, repetitions, region, source, cleaned_copy)
     return target, repetitions
 

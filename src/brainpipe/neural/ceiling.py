@@ -96,3 +96,17 @@ def internal_consistency(repetitions: xr.DataArray, n_splits=10, random_state=1)
     per_split = [s[0] for s in per_split]
     return {"ceiling": float(np.mean(per_split)), "error": sem(per_split), "per_split": per_split,
             "method": "internal_consistency", "n_splits": n_splits, "random_state": random_state}
+
+
+def coordinate_median(values, n_bootstraps=1000, seed=0):
+    """A ceiling read from a per-neuroid reliability: its median over the neuroids (NaN skipped) and, as error,
+    the standard deviation of the medians of ``n_bootstraps`` resamples of its finite values drawn with
+    ``numpy.random.RandomState(seed)`` (brain-score/vision brainscore_vision/benchmarks/li2026/benchmark.py
+    ``_reliability_ceiling``: the same draws in the same order, hence the same error)."""
+    values = np.asarray(values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        raise ValueError("no finite reliability to take the median of")
+    rng = np.random.RandomState(seed)
+    boot = [np.median(rng.choice(finite, size=finite.size, replace=True)) for _ in range(n_bootstraps)]
+    return {"ceiling": float(np.nanmedian(values)), "error": float(np.std(boot))}

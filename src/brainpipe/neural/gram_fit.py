@@ -122,12 +122,14 @@ def power_gram(G: np.ndarray, start: int, single_target: bool, max_iter: int, to
     v = np.zeros(G.shape[0])
     v[start] = 1.0
     v_prev = None
-    for _ in range(max_iter):
+    for i in range(max_iter):
         v = v / np.sqrt(v @ G @ v)
         if v_prev is not None:
             if 2.0 - 2.0 * (v @ G @ v_prev) < tol:
                 break
         elif single_target:
+            break
+        if i == max_iter - 1:  # sklearn stops at its max_iter-th iterate when it has not converged: no step more
             break
         v_prev = v
         v = G @ v
@@ -140,7 +142,7 @@ def power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, 
     ``‖w‖² = sᵀ K s``; from ``s_0 = Y[:, start]``. Returns s with ``sᵀ K s = 1``."""
     s = Y[:, start].copy()
     s_prev = None
-    for _ in range(max_iter):
+    for i in range(max_iter):
         Ks = K @ s
         norm = np.sqrt(s @ Ks)
         s, Ks = s / norm, Ks / norm
@@ -148,6 +150,8 @@ def power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, 
             if 2.0 - 2.0 * (Ks @ s_prev) < tol:
                 break
         elif single_target:
+            break
+        if i == max_iter - 1:  # not converged: sklearn returns its max_iter-th iterate (no step more)
             break
         s_prev = s
         s = Y @ (Y.T @ Ks)

@@ -194,9 +194,18 @@ def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArra
     result = {"fold": fold, "n_test": int(len(test)), "n_train": 0 if train is None else int(len(train)),
               "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist()}
     if benchmark.kind == "representational":
-        from .representational import similarity
+        from .representational import similarity, subject_rdm_similarity
 
         name = benchmark.metric.removesuffix("_cv")
+        subject = getattr(benchmark.family, "subject_coord", None)
+        if name == "rdm" and subject:  # one RDM per subject, similarities averaged (Brain-Score's RSABenchmark)
+            if subject not in target.coords:
+                raise ValueError(f"{benchmark.identifier}: target has no neuroid coordinate {subject!r} "
+                                 f"(one RDM per subject)")
+            per_subject = subject_rdm_similarity(X[test], Y[test], target[subject].values)
+            result["value"] = float(np.mean(list(per_subject.values())))
+            result["subject_values"] = per_subject
+            return result
         result["value"] = float(similarity(name, X[test], Y[test]))
         return result
     from .regression import UndefinedCorrelationError

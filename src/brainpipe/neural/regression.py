@@ -486,12 +486,14 @@ class PLSRegression(Regression):
             G = G.cpu().numpy()
             w = C[:, start].cpu().numpy().copy()
             w_prev = None
-            for _ in range(self.max_iter):
+            for i in range(self.max_iter):
                 w = w / np.linalg.norm(w)
                 if w_prev is not None:
                     if ((w - w_prev) ** 2).sum() < self.tol:
                         break
                 elif single_target:
+                    break
+                if i == self.max_iter - 1:  # not converged: sklearn returns its max_iter-th iterate
                     break
                 w_prev = w
                 w = G @ w

@@ -298,6 +298,36 @@ def rdm_similarity(rdm_a, rdm_b):
     return float(scipy.stats.spearmanr(triangle_a, triangle_b).statistic)
 
 
+def subject_rdm_similarity(X, Y, subjects):
+    """{subject: Spearman r between the RDM of ``X`` and the RDM of the subject's columns of ``Y``}.
+
+    Brain-Score's ``RSABenchmark`` (brain-score/vision brainscore_vision/benchmark_helpers/neural_common.py): one
+    neural RDM per subject (``np.unique`` order), each compared with the model's RDM; the raw score is their mean.
+    """
+    subjects = np.asarray(subjects).astype(str)
+    model = rdm(X)
+    return {str(s): rdm_similarity(model, rdm(np.asarray(Y)[:, subjects == s])) for s in np.unique(subjects)}
+
+
+def subject_rdm_ceiling(Y, subjects):
+    """Inter-subject RDM consistency, Brain-Score's ``RSACeiling`` (brain-score/vision
+    brainscore_vision/metrics/rsa_ceiling/ceiling.py): each subject's RDM against the mean RDM of *all* subjects
+    (itself included: the Nili et al. 2014 upper bound), Spearman over the upper triangles, averaged over subjects.
+    Returns {"ceiling", "lower_bound_loo", "per_subject"}; the leave-one-out mean (each subject against the mean of
+    the others) is Brain-Score's ``lower_bound_loo`` attribute."""
+    subjects = np.asarray(subjects).astype(str)
+    names = np.unique(subjects)
+    stack = np.array([rdm(np.asarray(Y)[:, subjects == s]) for s in names])
+    mean_all = stack.mean(axis=0)
+    upper, loo = [], []
+    for i in range(len(names)):
+        upper.append(rdm_similarity(stack[i], mean_all))
+        if len(names) > 1:
+            loo.append(rdm_similarity(stack[i], np.delete(stack, i, axis=0).mean(axis=0)))
+    return {"ceiling": float(np.mean(upper)), "lower_bound_loo": float(np.mean(loo)) if loo else float("nan"),
+            "per_subject": dict(zip(names.tolist(), upper))}
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # CKA
 
