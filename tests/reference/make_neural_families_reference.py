@@ -4,10 +4,10 @@ fixture tests/data/neural_families_reference.json of tests/test_neural_families.
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner
-(shared/tools/brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+(the project tool brainscore_reference.py, which serves Brain-Score's file requests from a folder):
 
     .venv/bin/python tests/reference/make_neural_families_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner ../shared/tools/brainscore_reference.py \\
+        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Sanghavi2020.V4-pls ...]
 
 For each benchmark the runner calls Brain-Score's ``load_benchmark(id)(load_model('alexnet'))``: its data plugin's
@@ -113,7 +113,7 @@ def main():
                     "alexnet, torch.manual_seed(0) weights; see tests/reference/make_neural_families_reference.py",
             "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_neural_families_reference.py "
                        "--brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner ../shared/tools/brainscore_reference.py",
+                       "--runner PATH/TO/brainscore_reference.py",
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result["versions"] if args.benchmarks else previous.get("versions"),
