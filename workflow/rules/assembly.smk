@@ -2,13 +2,6 @@
 # repetition averaging for the metric target; trials kept for the ceiling).
 
 
-def by_region(value):
-    """A {region: value} mapping in the demo family's region order (other keys after, sorted); else as it is."""
-    if not isinstance(value, dict):
-        return value
-    regions = list(REGISTRY.families["SyntheticShapes"].regions)
-    return {k: value[k] for k in sorted(value, key=lambda k: (regions.index(k) if k in regions else len(regions), k))}
-
 
 rule demo_assembly:
     input:

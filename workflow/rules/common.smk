@@ -163,7 +163,7 @@ def behavioural_datasets():
 
 
 def stimulus_target_datasets():
-    """Targets built from a stimulus set's own columns (rule stimulus_target; Hermann2020: no human data)."""
+    """Targets built from a stimulus set's own columns (the stimulus_target rule, e.g. Hermann2020 with no human data)."""
     return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source == "stimuli"})
 
 
@@ -460,8 +460,21 @@ def fold_mem_mb(wildcards, input):
 import re as _re
 
 PROPERTIES_FAMILIES = sorted(name for name, family in REGISTRY.families.items() if family.properties)
-_PROPERTIES_FAMILY = "(?:" + "|".join(map(_re.escape, PROPERTIES_FAMILIES or ["(?!)"])) + ")-"
-PROPERTIES_BENCHMARK = _PROPERTIES_FAMILY + "[a-z_0-9]+"
+_PROPERTIES_FAMILY = f"(?:{'|'.join(map(_re.escape, PROPERTIES_FAMILIES or ['(?!)']))})-"
+PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 # a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
 # in the whole path's
-NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" + r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
+NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
+
+
+def by_region(value):
+    """A {region: value} mapping in the demo family's region order (other keys after, sorted); else as it is."""
+    if not isinstance(value, dict):
+        return value
+    regions = list(REGISTRY.families["SyntheticShapes"].regions)
+    return {k: value[k] for k in sorted(value, key=lambda k: (regions.index(k) if k in regions else len(regions), k))}
+
+
+def simulated_benchmarks():
+    """The grid's benchmarks whose family generates its data (source 'demo', e.g. SyntheticShapes)."""
+    return [b for b in config["benchmarks"] if get_benchmark(b).family.source == "demo"]

@@ -7,10 +7,6 @@ from brainpipe.pipeline import report as reporting
 from brainpipe.pipeline.workflow_config import architecture_layers
 
 
-def simulated_benchmarks():
-    """The grid's benchmarks whose family generates its data (source 'demo', e.g. SyntheticShapes)."""
-    return [b for b in config["benchmarks"] if get_benchmark(b).family.source == "demo"]
-
 
 rule sweep_table:
     """A model's score on one benchmark for every layer it scores (config model_zoo.<model>.sweep)."""

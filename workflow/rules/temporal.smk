@@ -9,89 +9,6 @@
 # Object solution times (Kar2019-ost): the recordings are fetched as Brain-Score ships them (decoder × presentation,
 # `fetch_ost_assembly`), prepared once (`ost_target`: unique ids, decoder svm, truth = image_label), and each
 # model × layer is scored by its own job (`ost`, cached), ceiled by the fixed .79 (`ceiling_ost`, `score_layer_ost`).
-import re
-
-from brainpipe.models.model_sources import ModelSourceError
-from brainpipe.benchmarks.ost_family import is_ost
-from brainpipe.models.temporal import is_temporal, parse_time_mapping
-
-TEMPORAL_MODELS = sorted(name for name, spec in config["model_zoo"].items() if is_temporal(spec))
-OST_BENCHMARKS = sorted(f"{f.name}-ost" for f in REGISTRY.families.values() if is_ost(f))
-OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if is_ost(f) and f.source == "brainio"})
-DEMO_OST_DATASETS = sorted({f.dataset for f in REGISTRY.families.values() if is_ost(f) and f.source == "demo"})
-NOTHING = "(?!)"  # a wildcard constraint no name matches (no temporal model / no OST benchmark in this config)
-
-
-def _alternatives(names):
-    return "|".join(map(re.escape, names)) or NOTHING
-
-
-def time_mapping_of(model_name):
-    try:
-        return parse_time_mapping(get_model(model_name), model_name)
-    except ModelSourceError as error:
-        raise WorkflowError(str(error)) from None
-
-
-for _name in TEMPORAL_MODELS:  # a malformed map, overlapping bins or an unmapped committed region stop the run now
-    _mapping = time_mapping_of(_name)
-    _unmapped = sorted(set(get_model(_name)["layers"]) - set(_mapping))
-    if _unmapped:
-        raise WorkflowError(f"config model_zoo.{_name}.time_mapping: no time bins for region(s) {_unmapped} that "
-                            f"model_zoo.{_name}.layers commits; map each committed region's steps to time bins")
-
-
-for _name in (m for m in config["models"] if m in TEMPORAL_MODELS):  # not wired yet: say so before any job
-    for _identifier in config["benchmarks"]:
-        if get_benchmark(_identifier).kind == "behaviour":
-            raise WorkflowError(f"config models: {_name} is temporal (model_zoo.{_name}.time_mapping) and "
-                                f"{_identifier} is behavioural; behavioural tasks on temporal models are not wired "
-                                f"yet: score {_name} on neural benchmarks, or give a static entry for behaviour")
-
-
-def is_temporal_model(model_name):
-    return model_name in TEMPORAL_MODELS
-
-
-def requested_bins(benchmark):
-    """The (start, end) bins a benchmark records: the static window as one bin, else its temporal bins (Brain-Score:
-    start_recording(region, time_bins))."""
-    family = benchmark.family
-    if benchmark.kind in ("temporal", "ost"):
-        start, end = family.temporal_window
-        return [(t, t + family.temporal_bin) for t in range(int(start), int(end), int(family.temporal_bin))]
-    return [tuple(family.time_window)]
-
-
-def window_key(benchmark):
-    bins = requested_bins(benchmark)
-    if len(bins) == 1:
-        return f"{bins[0][0]}-{bins[0][1]}"
-    return f"{bins[0][0]}-{bins[-1][1]}x{bins[0][1] - bins[0][0]}"
-
-
-def timed_layer_file(model_name, benchmark, layer):
-    """A temporal model's layer, its steps mapped onto the benchmark's bins for the benchmark's region."""
-    return (f"results/activations/{model_name}/{stimuli_key(model_name, benchmark)}/timed/{benchmark.region}/"
-            f"{window_key(benchmark)}/{layer}.nc")
-
-
-def bins_of_key(key):
-    if "x" in key:
-        span, width = key.split("x")
-        start, end = map(int, span.split("-"))
-        return [(t, t + int(width)) for t in range(start, end, int(width))]
-    start, end = map(int, key.split("-"))
-    return [(start, end)]
-
-
-def ost_source(wildcards):
-    """What the OST job reads: a temporal model's layer on the 18 bins, a static model's single response."""
-    b = get_benchmark(wildcards.benchmark)
-    if is_temporal_model(wildcards.model):
-        return timed_layer_file(wildcards.model, b, wildcards.layer)
-    return layer_file(wildcards.model, stimuli_key(wildcards.model, b), wildcards.layer)
-
 
 ruleorder: activations_temporal > activations
 ruleorder: fetch_ost_assembly > fetch_assembly
@@ -145,6 +62,8 @@ rule time_bins:
         mem_mb=lambda wildcards, input: mb(input, factor=2),
     benchmark:
         "logs/timing/time_bins/{model}/{stimuli}/{region}/{window}/{layer}.tsv"
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/time_bins/{model}/{stimuli}/{region}/{window}/{layer}.log",
     script:
@@ -165,6 +84,8 @@ rule gram_timed:
     threads: 2
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=1.5),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/gram/{model}/{stimuli}/timed/{region}/{window}/{layer}.log",
     script:
@@ -186,6 +107,8 @@ rule fetch_ost_assembly:
         dataset=_alternatives(OST_DATASETS),
     resources:
         downloads=1,
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/fetch_assembly/{dataset}.log",
     script:
@@ -202,6 +125,8 @@ rule demo_ost_assembly:
         simulation=lambda wildcards: {"seed": config["synthetic_shapes"].get("seed", 0)},
     wildcard_constraints:
         dataset=_alternatives(DEMO_OST_DATASETS),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/demo_ost_assembly/{dataset}.log",
     script:
@@ -218,6 +143,8 @@ rule ost_target:
         decoder="svm",
     wildcard_constraints:
         dataset=_alternatives(OST_DATASETS + DEMO_OST_DATASETS),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/ost_target/{dataset}.log",
     script:
@@ -242,6 +169,8 @@ rule ost:
         mem_mb=lambda wildcards, input: mb(input, factor=3),
     benchmark:
         "logs/timing/ost/{model}/{benchmark}/{layer}.tsv"
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/ost/{model}/{benchmark}/{layer}.log",
     script:
@@ -256,6 +185,8 @@ rule ceiling_ost:
         fixed=lambda wildcards: get_benchmark(wildcards.benchmark).family.ceiling,
     wildcard_constraints:
         benchmark=_alternatives(OST_BENCHMARKS),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/ceiling/{benchmark}.log",
     script:
@@ -273,6 +204,8 @@ rule score_layer_ost:
         definition=benchmark_definition,
     wildcard_constraints:
         benchmark=_alternatives(OST_BENCHMARKS),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/score_layer/{model}/{benchmark}/{layer}.log",
     script:
@@ -300,6 +233,8 @@ rule score_ost:
         benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
     wildcard_constraints:
         benchmark=_alternatives(OST_BENCHMARKS),
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/score/{model}/{benchmark}.log",
     script:
@@ -317,6 +252,8 @@ rule temporal_plot:
         TEMPORAL_DEMO_SCORES,
     output:
         "results/plots/time_bins_demo.png",
+    conda:
+        "../envs/brainpipe.yaml"
     log:
         "logs/temporal_plot.log",
     script:
