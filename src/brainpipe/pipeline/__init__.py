@@ -4,7 +4,7 @@
 * ``parse_cache.py``: the cache of architectures' layer names that keeps a no-op ``snakemake -n`` fast;
 * ``scoring.py``: a layer's score from its folds (ceil, aggregate); ``report.py``: leaderboard, sweep tables, plots;
 * ``layer_commitment.py``: committing the best sweep layer; ``packaging.py``: ``brainpipe package``;
-* ``provenance.py``: versions recorded in score JSONs; ``logs.py``: per-job logs.
+* ``provenance.py``: versions recorded in score JSONs; ``logs.py``: per-job logs; ``fetching.py``: a fetch job's download.
 
 May import every other package. No other package imports this one (only ``api.py`` and ``cli.py`` do).
 """
