@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from test_model_sources import USER_MODEL
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 TINY = ROOT / "tests" / "configs" / "tiny.yaml"
@@ -82,34 +84,6 @@ def test_own_model_file_with_checkpoint_scores_and_reruns_on_edit(tmp_path):
     assert not any(o.startswith(("results/ceilings", "resources/", "results/stimuli_on_screen")) for o in planned)
 
 
-BRAIN_MODEL = textwrap.dedent('''
-    import numpy as np
-    from PIL import Image
-
-
-    class MeanColour:
-        """Brain-Score's BrainModel interface, no torch: V4 = the image's mean RGB, IT = each quadrant's."""
-
-        def __init__(self):
-            self.region = None
-
-        def visual_degrees(self):
-            return 8
-
-        def start_recording(self, region, time_bins):
-            self.region = region
-
-        def look_at(self, stimuli, number_of_trials=1):
-            rows = []
-            for path in stimuli:
-                image = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64) / 255
-                h, w = image.shape[0] // 2, image.shape[1] // 2
-                quadrants = [image[:h, :w], image[:h, w:], image[h:, :w], image[h:, w:]]
-                rows.append(image.mean((0, 1)) if self.region == "V4"
-                            else np.concatenate([q.mean((0, 1)) for q in quadrants]))
-            return np.array(rows)
-''')
-
 
 @pytest.mark.slow  # a real run (~30 s)
 def test_brain_model_class_scores_through_the_workflow(tmp_path):
@@ -119,7 +93,7 @@ def test_brain_model_class_scores_through_the_workflow(tmp_path):
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.yaml").write_text((ROOT / "config" / "config.yaml").read_text())
     (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "mine.py").write_text(BRAIN_MODEL)
+    (tmp_path / "models" / "mine.py").write_text(USER_MODEL)  # test_model_sources.py's file, with MeanColour
     (tmp_path / "mine.yaml").write_text(textwrap.dedent('''
         models: [colour]
         benchmarks: [SyntheticShapes.IT-rdm]
