@@ -1,0 +1,84 @@
+"""Scialom2024 (44 benchmarks): the family as Brain-Score 2.4.2 declares it (identifiers, parents, versions, object
+names, sha1s, the label task shared by every benchmark of a stimulus set), and end to end (slow): the fixture files
+(tests/behaviour_fixtures_families.scialom2024, in the real layouts) served on 127.0.0.1, downloaded and scored by
+``snakemake``; raw score, ceiling and ceiled score equal Brain-Score 2.4.2's own benchmarks on the same files and
+weights (tests/data/scialom2024/brainscore.json, written by tests/reference/make_scialom2024_reference.py) to 1e-6.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from brainpipe import benchmarks
+from brainpipe.behaviour import stages
+
+REFERENCE = Path(__file__).parent / "data" / "scialom2024" / "brainscore.json"
+IDENTIFIERS = Path(__file__).parent / "data" / "brainscore_identifiers_2.4.2.txt"
+
+
+def scialom_identifiers():
+    return [line.strip() for line in IDENTIFIERS.read_text().splitlines() if line.startswith("Scialom2024")]
+
+
+def test_every_brainscore_identifier_is_listed_and_parses():
+    ours = sorted(i for i in benchmarks.builtin().identifiers() if i.startswith("Scialom2024"))
+    assert ours == sorted(scialom_identifiers()) and len(ours) == 44
+    kinds = {}
+    for identifier in ours:
+        b = benchmarks.parse(identifier)
+        kinds.setdefault((b.behaviour.metric, b.parent, b.behaviour.clip, b.behaviour.number_of_trials), []).append(
+            identifier)
+        assert b.version == 1 and b.visual_degrees == 8.0 and b.family.bibtex == ""
+    assert {k: len(v) for k, v in kinds.items()} == {
+        ("accuracy_distance", "Scialom2024", True, 1): 22,  # ceiled score capped at 1 as upstream
+        ("error_consistency", "Scialom2024", False, 1): 2,  # upstream does not bound this one
+        ("accuracy", "Scialom2024-top1", False, 10): 20}
+    assert sorted(kinds[("error_consistency", "Scialom2024", False, 1)]) == [
+        "Scialom2024_phosphenes-allBehavioralErrorConsistency", "Scialom2024_segments-allBehavioralErrorConsistency"]
+
+
+def test_data_names_and_sha1s():
+    catalog = benchmarks.default_catalog()
+    rgb = catalog.assembly("Scialom2024_rgb")
+    assert (rgb.file.name, rgb.file.sha1, rgb.stimulus_set) == (
+        "assy_Scialom2024_rgb.nc", "b79217a6b700760b96ffe60a948d6c2af9e7a615", "Scialom2024_rgb")
+    stimuli = catalog.stimulus_set("Scialom2024_segments-all")
+    assert (stimuli.csv.name, stimuli.csv.sha1, stimuli.zip.sha1) == (
+        "stimulus_Scialom2024_segments-all.csv", "4e66191b81517f3601e7bb27c9c3a84b9ee51a89",
+        "59b279b2c65be4cdab50bf17b7295da2426744ee")
+    assert catalog.assembly("Scialom2024_phosphenes-77").file.sha1 == "f3e3c50983b859eff094b75ca53939bf156b0f3f"
+    assert len({k for k in catalog.stimulus_sets if k.startswith("Scialom2024_")}) == 22
+
+
+def test_one_label_task_per_stimulus_set():
+    """Accuracy distance, error consistency and engineering accuracy of one stimulus set read one task output (the
+    same 12 labels; a deterministic model's 10 trials equal its 1), so 44 benchmarks need 22 extractions and 22 tasks."""
+    keys = {}
+    for identifier in scialom_identifiers():
+        b = benchmarks.parse(identifier)
+        keys.setdefault(b.family.stimulus_set, set()).add(
+            (stages.task_key(b.behaviour, b.family), json.dumps(stages.task_spec(b), sort_keys=True)))
+    assert len(keys) == 22 and all(len(v) == 1 for v in keys.values())
+    engineering = benchmarks.parse("Scialom2024_contoursEngineeringAccuracy")
+    assert engineering.family.source == "stimuli" and engineering.family.stimulus_set == "Scialom2024_contours"
+
+
+def test_labels_map_to_imagenet():
+    from brainpipe.behaviour.tasks import label_indices
+    labels = benchmarks.parse("Scialom2024_rgbBehavioralAccuracyDistance").behaviour.choice_labels
+    assert list(labels) == sorted(labels) and len(labels) == 12
+    assert label_indices("Sewing machine") == [786] and label_indices("Truck")[0] == 555
+
+
+def test_leaderboard_keeps_engineering_out_of_behavior():
+    from brainpipe.pipeline.report import aggregation
+
+    ids = ["Scialom2024_rgbBehavioralAccuracyDistance", "Scialom2024_phosphenes-allBehavioralErrorConsistency",
+           "Scialom2024_rgbEngineeringAccuracy"]
+    headlines = [{"benchmark": i, "parent": benchmarks.parse(i).parent, "metric": benchmarks.parse(i).behaviour.metric}
+                 for i in ids]
+    columns = aggregation(headlines, ids)
+    assert columns["Scialom2024 (mean)"] == (ids[:2], False)
+    assert "Scialom2024 (mean)" in columns["behavior (mean)"][0]
+    assert columns["Scialom2024-top1 (mean)"] == ([ids[2]], False)  # engineering: shown, not in the average
