@@ -82,3 +82,70 @@ def test_leaderboard_keeps_engineering_out_of_behavior():
     assert columns["Scialom2024 (mean)"] == (ids[:2], False)
     assert "Scialom2024 (mean)" in columns["behavior (mean)"][0]
     assert columns["Scialom2024-top1 (mean)"] == ([ids[2]], False)  # engineering: shown, not in the average
+
+
+# ----------------------------------------------------------------------------------- end to end vs Brain-Score
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    """One snakemake run scoring the prototype alexnet on every benchmark of the fixture's data sets; the score
+    JSONs and the jobs that ran."""
+    import behaviour_fixtures_families as ff
+    from brainio_fixtures import local_http_server
+    from test_real_data_workflow import snakemake, write_checksums, write_config
+
+    reference = json.loads(REFERENCE.read_text())
+    ids = fixture_identifiers()
+    folder = tmp_path_factory.mktemp("scialom2024")
+    sums = ff.write_store(folder / "store", ("Scialom2024",))
+    for identifier, theirs in reference["benchmarks"].items():  # the same bytes Brain-Score was given
+        assert {name: sums[name] for name in theirs["files"]} == theirs["files"]
+    weights = ff.write_torch_home(folder / "torch_home", ff.WEIGHTS["Scialom2024"])
+    work = folder / "work"
+    work.mkdir()
+    with local_http_server(folder / "store") as server:
+        config = write_config(folder, ids, dict(base_url=server.url,
+                                                checksums_override=str(write_checksums(folder, sums))),
+                              weights_file=weights)
+        run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids], torch_home=folder / "torch_home")
+    assert run.returncode == 0, run.stderr[-5000:]
+    return {i: json.loads((work / "results" / "alexnet" / f"{i}.json").read_text()) for i in ids}, work
+
+
+def fixture_identifiers():
+    """Every benchmark on the fixture's three data sets (rgb, phosphenes-12, phosphenes-all): 8."""
+    import behaviour_fixtures_families as ff
+    return sorted(i for i in scialom_identifiers() if any(f"_{d}B" in i or f"_{d}E" in i for d in ff.SCIALOM_DATASETS))
+
+
+@pytest.mark.slow
+def test_shares_extractions_and_tasks(scored):
+    """8 benchmarks on 3 stimulus sets: one logits extraction and one label task per stimulus set."""
+    _, work = scored
+    tasks = sorted(p.name for p in (work / "results" / "behaviour" / "alexnet").rglob("*.nc"))
+    assert tasks == ["Scialom2024_phosphenes-12.nc", "Scialom2024_phosphenes-all.nc", "Scialom2024_rgb.nc"]
+    stimuli = sorted(p.name for p in (work / "results" / "activations" / "alexnet").iterdir())
+    assert stimuli == ["Scialom2024_phosphenes-12", "Scialom2024_phosphenes-all", "Scialom2024_rgb"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("identifier", sorted(json.loads(REFERENCE.read_text())["benchmarks"])
+                         if REFERENCE.exists() else [])
+def test_equals_brainscore(scored, identifier):
+    theirs = json.loads(REFERENCE.read_text())["benchmarks"][identifier]
+    ours = scored[0][identifier]
+    for key in ("score", "raw", "ceiling"):
+        assert ours[key] == pytest.approx(theirs[key], abs=1e-6), key
+    benchmark = benchmarks.parse(identifier)
+    assert (ours["parent"], ours["version"], ours["metric"]) == (benchmark.parent, 1, benchmark.behaviour.metric)
+
+
+def test_fixture_scores_are_not_degenerate():
+    """The fixture discriminates: raw scores and ceilings strictly between the bounds, and not all equal."""
+    reference = json.loads(REFERENCE.read_text())["benchmarks"]
+    for identifier, theirs in reference.items():
+        assert 0 < theirs["raw"] < 1, identifier
+        if "Engineering" not in identifier:
+            assert 0 < theirs["ceiling"] < 1, identifier
+    assert len({round(r["raw"], 9) for r in reference.values()}) == len(reference)
