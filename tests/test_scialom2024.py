@@ -149,3 +149,27 @@ def test_fixture_scores_are_not_degenerate():
         if "Engineering" not in identifier:
             assert 0 < theirs["ceiling"] < 1, identifier
     assert len({round(r["raw"], 9) for r in reference.values()}) == len(reference)
+
+
+def test_error_consistency_pairs_numeric_trial_ids_with_text_model_ids():
+    """Scialom2024's trials hold stimulus ids as integers, the stimulus set (read from CSV) as text: the model's
+    choices pair with the trials by id, so the score is that of the same data with text ids on both sides."""
+    import numpy as np
+    import xarray as xr
+
+    from brainpipe.behaviour import metrics
+
+    rng = np.random.default_rng(0)
+    ids, truth = np.arange(12), np.array(["Cup", "Pan", "Boot"] * 4, dtype=object)
+    answers = [np.where(rng.random(12) < 0.6, truth, "Lamp") for _ in range(3)]
+    human = xr.DataArray(np.concatenate(answers).astype(object), dims=("presentation",), coords={
+        "stimulus_id": ("presentation", np.tile(ids, 3)), "truth": ("presentation", np.tile(truth, 3)),
+        "subject": ("presentation", np.repeat(["1", "2", "3"], 12).astype(object)),
+        "condition": ("presentation", np.array(["phosphenes"] * 36, dtype=object))})
+    order = rng.permutation(12)
+    chosen = np.where(rng.random(12) < 0.5, truth, "Bowl")[order]
+    model = xr.DataArray(chosen[None, :], dims=("choice", "presentation"),
+                         coords={"stimulus_id": ("presentation", ids[order].astype(str).astype(object))})
+    text = human.assign_coords(stimulus_id=("presentation", human["stimulus_id"].values.astype(str).astype(object)))
+    assert metrics.error_consistency(model, human).score == pytest.approx(metrics.error_consistency(model, text).score)
+    assert np.isfinite(metrics.error_consistency(model, human).score)
