@@ -7,8 +7,8 @@ Usage::
 
 Data: tests/behaviour_fixtures_families.write_store(..., ('Scialom2024',)) — rgb, phosphenes-12 and the
 phosphenes-all composite in the real layouts (24, 24 and 72 images) — and the prototype alexnet weights the
-fidelity test uses. brainpipe: one cold ``snakemake`` run of every Scialom2024 benchmark on those data sets (8) in an
-empty folder, the files served on 127.0.0.1; jobs = the rules that ran (Snakemake's ``benchmark:`` files, plus
+fidelity test uses. brainpipe: one cold ``snakemake`` run of every Scialom2024 benchmark on those data sets (6) in
+an empty folder, the files served on 127.0.0.1; jobs = the rules that ran (Snakemake's ``benchmark:`` files, plus
 fetch/prepare jobs counted from its log). Brain-Score: one process (the reference venv, cold imports included)
 that loads alexnet once and runs Brain-Score's own benchmarks one after another on the same files, served by the
 project's ``brainscore_reference.py`` tool (its ``install_fixture_source``). The machine's load average is printed

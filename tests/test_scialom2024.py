@@ -53,7 +53,7 @@ def test_data_names_and_sha1s():
 
 def test_one_label_task_per_stimulus_set():
     """Accuracy distance, error consistency and engineering accuracy of one stimulus set read one task output (the
-    same 12 labels; a deterministic model's 10 trials equal its 1), so 44 benchmarks need 22 extractions and 22 tasks."""
+    same 12 labels; a deterministic model's 10 trials equal its 1): 44 benchmarks need 22 extractions and tasks."""
     keys = {}
     for identifier in scialom_identifiers():
         b = benchmarks.parse(identifier)
@@ -114,14 +114,14 @@ def scored(tmp_path_factory):
 
 
 def fixture_identifiers():
-    """Every benchmark on the fixture's three data sets (rgb, phosphenes-12, phosphenes-all): 8."""
+    """Every benchmark on the fixture's three data sets (rgb, phosphenes-12, phosphenes-all): 6."""
     import behaviour_fixtures_families as ff
     return sorted(i for i in scialom_identifiers() if any(f"_{d}B" in i or f"_{d}E" in i for d in ff.SCIALOM_DATASETS))
 
 
 @pytest.mark.slow
 def test_shares_extractions_and_tasks(scored):
-    """8 benchmarks on 3 stimulus sets: one logits extraction and one label task per stimulus set."""
+    """6 benchmarks on 3 stimulus sets: one logits extraction and one label task per stimulus set."""
     _, work = scored
     tasks = sorted(p.name for p in (work / "results" / "behaviour" / "alexnet").rglob("*.nc"))
     assert tasks == ["Scialom2024_phosphenes-12.nc", "Scialom2024_phosphenes-all.nc", "Scialom2024_rgb.nc"]
