@@ -64,6 +64,30 @@ def test_one_label_task_per_stimulus_set():
     assert engineering.family.source == "stimuli" and engineering.family.stimulus_set == "Scialom2024_contours"
 
 
+def test_all_44_plan_one_extraction_and_one_task_per_stimulus_set(tmp_path):
+    """The workflow's plan for every Scialom2024 benchmark (a dry run: nothing fetched): 22 stimulus sets, each
+    fetched, extracted and labelled once; the 20 engineering accuracies read the stimulus sets, no human data."""
+    import re
+
+    import yaml
+
+    from test_real_data_workflow import snakemake
+
+    ids = scialom_identifiers()
+    config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
+    config.update(models=["alexnet"], benchmarks=ids)
+    config["data"] = {**(config.get("data") or {}), "cache_dir": str(tmp_path / "cache")}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    run = snakemake(tmp_path, tmp_path / "config.yaml", [f"results/alexnet/{i}.json" for i in ids],
+                    args=("-n", "--quiet", "rules"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", run.stdout + run.stderr, re.M))
+    assert {rule: int(counts[rule]) for rule in ("fetch_stimuli", "activations", "behaviour_task", "stimulus_target",
+                                                 "prepare_behaviour", "fit_fold", "score")} == {
+        "fetch_stimuli": 22, "activations": 22, "behaviour_task": 22, "stimulus_target": 20,
+        "prepare_behaviour": 22, "fit_fold": 44, "score": 44}
+
+
 def test_labels_map_to_imagenet():
     from brainpipe.behaviour.tasks import label_indices
     labels = benchmarks.parse("Scialom2024_rgbBehavioralAccuracyDistance").behaviour.choice_labels
