@@ -4,7 +4,9 @@ per condition, the error consistency over the phosphene and segment composites, 
 
 Constants: brain-score/vision brainscore_vision/benchmarks/scialom2024/__init__.py and benchmark.py (registry keys
 ``Scialom2024_<dataset>BehavioralAccuracyDistance``, ``..._<composite>BehavioralErrorConsistency`` and
-``..._<dataset>EngineeringAccuracy``, kept verbatim as brainpipe identifiers; every benchmark version 1; no bibtex,
+``..._<dataset>EngineeringAccuracy``, kept verbatim as brainpipe identifiers; upstream's Benchmark objects call
+themselves ``Scialom2024_<dataset>-behavioral_accuracy`` / ``-error_consistency`` / ``-engineering_accuracy``, but
+``load_benchmark`` and Brain-Score's identifier list use the registry keys; every benchmark version 1; no bibtex,
 "to appear in a future article"):
 
 * accuracy distance: label task over ``sorted(set(stimulus_set['truth']))``, 1 trial, the stimuli *not* placed on
