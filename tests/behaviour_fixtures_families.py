@@ -45,7 +45,7 @@ import pandas as pd
 from behaviour_fixtures import GEIRHOS_CATEGORIES, _assembly, _image, _write_nc
 from brainio_fixtures import _png_bytes, _sha1, write_zip
 
-FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet", "BMD2024", "Lonnqvist2024")
+FAMILIES = ("Hermann2020", "Baker2022", "ObjectNet", "BMD2024", "Lonnqvist2024", "Scialom2024")
 BMD_LABELS = ("airplane", "bear", "bicycle", "bird", "bottle", "car", "cat", "chair", "elephant", "knife")
 BAKER_ANIMALS = ("bear", "bunny", "cat", "elephant", "frog", "lizard", "tiger", "turtle", "wolf")
 
@@ -190,6 +190,72 @@ def objectnet(seed=0, per_animal=3):
     return pd.DataFrame(rows), pngs
 
 
+SCIALOM_LABELS = ("Banana", "Beanie", "Binoculars", "Boot", "Bowl", "Cup", "Glasses", "Lamp", "Pan", "Sewing machine",
+                  "Shovel", "Truck")
+#: fixture data sets: two conditions and the phosphene composite (here of rgb, contours and phosphenes-12 only)
+SCIALOM_DATASETS = ("rgb", "phosphenes-12", "phosphenes-all")
+#: simulated human accuracy and how visible the object is, per rendering
+_SCIALOM_ACCURACY = {"RGB": 0.9, "contours": 0.7, "phosphenes": 0.5}
+_SCIALOM_STRENGTH = {"RGB": 1.0, "contours": 0.7, "phosphenes": 0.45}
+
+
+def _scialom_images(rng, group, percentage, first, per_label):
+    """Stimuli of one rendering: 12 labels × ``per_label`` objects, numeric ``stimulus_id`` from ``first``."""
+    rows, pngs = [], {}
+    for c, label in enumerate(SCIALOM_LABELS):
+        for k in range(per_label):
+            stimulus_id = first + len(rows)
+            pngs[f"{stimulus_id}.png"] = _png_bytes(_image(rng, 64, c, _SCIALOM_STRENGTH[group] * rng.uniform(0.6, 1)))
+            rows.append(dict(image_height=64, image_width=64, num_channels=3 if group != "phosphenes" else 1,
+                             dataset=group, object_id=k + 1, stimulus_id=stimulus_id, truth=label,
+                             percentage_elements=percentage, filename=f"{stimulus_id}.png"))
+    return rows, pngs
+
+
+def scialom2024(dataset, seed=0, per_label=2, subjects=5):
+    """One Scialom2024 data set (data/scialom2024/data_packaging/scialom_*.py): stimuli with ``image_height``,
+    ``image_width``, ``num_channels``, ``dataset``, ``object_id``, ``stimulus_id`` (numbers), ``truth``,
+    ``percentage_elements``, ``condition`` (the percentage, or the composite's rendering) and ``filename``; trials
+    with value = ``subject_answer`` and coords ``subject``, ``subject_group``, ``visual_degrees``,
+    ``image_duration``, ``is_correct``, ``subject_answer``, ``condition`` (the percentage; in a composite the subject
+    group), ``percentage_elements``, ``stimulus_id`` (integers) and ``truth``. Every subject names every image.
+
+    Subject groups are the two renderings (phosphenes, segments): a subject of one group saw rgb, contours and its
+    rendering, so rgb's trials come from both groups and a composite's from its own group only (upstream's data test
+    has 25 subjects in a composite and the same ``condition`` values in its stimulus set and its trials: the
+    packaging's ``subject_group == 'RGB'`` rows do not exist). A composite's ``condition`` is thus one value."""
+    rng = np.random.default_rng(seed + 30 + SCIALOM_DATASETS.index(dataset))
+    if dataset == "phosphenes-all":
+        parts = [("RGB", "RGB"), ("contours", "contours"), ("phosphenes", "12")]
+    else:
+        parts = [("RGB", "RGB")] if dataset == "rgb" else [("phosphenes", "12")]
+    rows, pngs, groups = [], {}, []
+    for group, percentage in parts:
+        part, images = _scialom_images(rng, group, percentage, len(rows), per_label)
+        rows += part
+        pngs.update(images)
+        groups += [group] * len(part)
+    stimuli = pd.DataFrame(rows)
+    stimuli.insert(len(stimuli.columns) - 1, "condition",
+                   "phosphenes" if dataset == "phosphenes-all" else stimuli["percentage_elements"])
+    trials = []
+    for subject in range(subjects):
+        skill = rng.uniform(0.7, 1.1)
+        for i in rng.permutation(len(stimuli)):
+            row, group = stimuli.iloc[i], groups[i]
+            right = rng.random() < min(_SCIALOM_ACCURACY[group] * skill, 0.98)
+            answer = row.truth if right else SCIALOM_LABELS[int(rng.integers(0, 12))]
+            subject_group = "segments" if dataset == "rgb" and subject % 2 else "phosphenes"
+            trials.append(dict(subject=f"{subject + 1}", subject_group=subject_group, visual_degrees=8,
+                               image_duration=200, is_correct=answer == row.truth, subject_answer=answer,
+                               condition=subject_group if dataset == "phosphenes-all" else str(row.percentage_elements),
+                               percentage_elements=str(row.percentage_elements),
+                               stimulus_id=int(row.stimulus_id), truth=row.truth))
+    trials = pd.DataFrame(trials)
+    coords = {column: ("presentation", trials[column].to_numpy()) for column in trials.columns}
+    return _assembly(trials["subject_answer"].to_numpy(object), coords, f"Scialom2024_{dataset}"), stimuli, pngs
+
+
 def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
     """Write the fixture files into ``root`` under their real object names; object name → sha1."""
     root = Path(root)
@@ -228,6 +294,13 @@ def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
                 name = f"assy_Lonnqvist2024_{experiment}.nc"
                 _write_nc(array, root / name, True)
                 written.append(name)
+        elif family == "Scialom2024":
+            for dataset in SCIALOM_DATASETS:
+                array, table, images = scialom2024(dataset, seed)
+                name = f"assy_Scialom2024_{dataset}.nc"
+                _write_nc(array, root / name, True)
+                written.append(name)
+                stimuli(f"Scialom2024_{dataset}", table, images)
         elif family == "ObjectNet":
             table, images = objectnet(seed)
             stimuli("BarbuMayo2019", table, images)
@@ -277,7 +350,7 @@ def prototype_alexnet_state(prototypes: dict, seed: int = 0, scale: float = 50.0
 
 #: the stand-in weights each fixture family is scored with (see prototype_alexnet_state)
 WEIGHTS = {"Hermann2020": "seeded", "Baker2022": "baker_prototypes", "ObjectNet": "baker_prototypes",
-           "BMD2024": "seeded", "Lonnqvist2024": "seeded"}
+           "BMD2024": "seeded", "Lonnqvist2024": "seeded", "Scialom2024": "scialom_prototypes"}
 ALEXNET_FILE = "alexnet-owt-7be5be79.pth"  # torchvision's file name for IMAGENET1K_V1 (what both sides load)
 
 
@@ -294,6 +367,9 @@ def write_torch_home(home, kind: str) -> Path:
         state = import_torchvision().models.alexnet(weights=None).state_dict()
     elif kind == "baker_prototypes":
         state = prototype_alexnet_state(baker2022_prototypes())
+    elif kind == "scialom_prototypes":  # one picture per Scialom2024 label (own seeds, not fixture images)
+        state = prototype_alexnet_state({label: _image(np.random.default_rng(200 + c), 64, c, 1.0)
+                                         for c, label in enumerate(SCIALOM_LABELS)})
     else:
         raise ValueError(f"unknown stand-in weights {kind!r}")
     torch.save(state, path)

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import xarray as xr
 
-from ._common import Result, check_no_missing, coord, levels, require_coords, responses, source_name, where
+from ._common import Result, as_text, check_no_missing, coord, levels, require_coords, responses, source_name, where
 
 
 def cohens_kappa(expected_consistency: float, observed_consistency: float) -> float:
@@ -30,7 +30,9 @@ def _correct(array: xr.DataArray, order: np.ndarray) -> np.ndarray:
 
 def compare_single_subject(source: xr.DataArray, target: xr.DataArray, label: str = "") -> float:
     """κ between two observers on the same stimuli, matched by sorted ``stimulus_id``."""
-    s_ids, t_ids = coord(source, "stimulus_id"), coord(target, "stimulus_id")
+    # ids as text on both sides: a stimulus set read from CSV gives '12' where the trials' file holds 12
+    # (Scialom2024's numeric ids); κ depends on the pairing by id, not on the sort order
+    s_ids, t_ids = as_text(coord(source, "stimulus_id")), as_text(coord(target, "stimulus_id"))
     s_order, t_order = np.argsort(s_ids, kind="stable"), np.argsort(t_ids, kind="stable")
     if len(s_ids) != len(t_ids) or not (s_ids[s_order] == t_ids[t_order]).all():
         raise ValueError(f"{label}: the two sides saw different stimuli ({len(s_ids)} vs {len(t_ids)} "
@@ -70,8 +72,8 @@ def _model_with_meta(source: xr.DataArray, target: xr.DataArray, name) -> xr.Dat
     missing = [c for c in ("truth", "condition") if c not in source.coords]
     if not missing:
         return source
-    lookup = {c: dict(zip(coord(target, "stimulus_id"), coord(target, c))) for c in missing}
-    ids = coord(source, "stimulus_id")
+    lookup = {c: dict(zip(as_text(coord(target, "stimulus_id")), coord(target, c))) for c in missing}
+    ids = as_text(coord(source, "stimulus_id"))
     unknown = levels(set(ids) - set(lookup[missing[0]]))
     if unknown:
         raise ValueError(f"{where(name)}model stimuli not in the human data (coordinate 'stimulus_id'): "
