@@ -203,4 +203,48 @@ if __name__ == "__main__":  # python tests/neural_family_fixtures.py OUT_DIR: wr
     import json
     import sys
 
-    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1])}, indent=1))
+    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1]), **cadena2017_store(sys.argv[1])},
+                     indent=1))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cadena2017 (brain-score/vision brainscore_vision/data/cadena2017/data_packaging/2018-08-07_tolias_v1.ipynb):
+# assy_tolias_Cadena2017.nc, dims (neuroid, presentation, time_bin) in that order, presentation = repetition ×
+# image with ``repetition_id`` 0..3 and ``image_id`` (the legacy name; Brain-Score's loader copies it to
+# stimulus_id), neuroid_id 0..N-1 and no region, one bin 40.0–100.0 ms (floats), float64 responses with NaN where
+# an image was not shown to a neuron (whole blocks: every repetition of a session's neurons), plus a few single NaN
+# trials. Unverified: the CSV's columns besides image_id and the file name, image format and size (140×140 grey
+# JPEGs in the real set, PNGs here), and the NaN pattern beyond its blocks.
+
+def cadena2017_store(root, n_images: int = 160, seed: int = 0) -> dict[str, str]:
+    """Write assy_tolias_Cadena2017.nc and stimulus_Cadena2017.csv/.zip into ``root``; name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    table, pngs, features = _plain_images(n_images, seed + 31, "image")
+    table = table.rename(columns={"id": "image_index"})
+    rng = np.random.default_rng(seed + 32)
+    reps, n_neuroids = 4, 14
+    trials = bf._responses(features, n_neuroids, rng, reps, noise=0.9)  # (image, rep, neuroid)
+    trials = trials - trials.min() + 0.1  # spike-count-like, positive
+    session = np.arange(n_neuroids) < 8  # neurons 0-7 recorded in session A, 8-13 in session B
+    shown = rng.choice(3, n_images, p=[0.6, 0.25, 0.15])  # 0: both sessions, 1: only A, 2: only B
+    for image in np.flatnonzero(shown == 1):
+        trials[image][:, ~session] = np.nan
+    for image in np.flatnonzero(shown == 2):
+        trials[image][:, session] = np.nan
+    both = np.flatnonzero(shown == 0)
+    for image in rng.choice(both, 6, replace=False):  # single missing trials: the mean stays finite (skipna)
+        trials[image, rng.integers(reps), rng.integers(n_neuroids)] = np.nan
+    values = trials.transpose(2, 1, 0).reshape(n_neuroids, reps * n_images)  # neuroid × (repetition, image)
+    repetition, image = np.divmod(np.arange(reps * n_images), n_images)
+    coords = {"repetition_id": ("presentation", repetition.astype(np.int64)),
+              "image_id": ("presentation", table["image_id"].to_numpy()[image]),
+              "neuroid_id": ("neuroid", np.arange(n_neuroids, dtype=np.int64)),
+              "time_bin_start": ("time_bin", np.array([40.0])), "time_bin_end": ("time_bin", np.array([100.0]))}
+    assembly = xr.DataArray(values[:, :, None], dims=("neuroid", "presentation", "time_bin"),
+                            coords=bf._plain(coords), name="tolias.Cadena2017")
+    bf.write_stimulus_csv(table, root / "stimulus_Cadena2017.csv")
+    bf.write_zip(pngs, root / "stimulus_Cadena2017.zip")
+    bf.write_netcdf(assembly, root / "assy_tolias_Cadena2017.nc")
+    names = ("stimulus_Cadena2017.csv", "stimulus_Cadena2017.zip", "assy_tolias_Cadena2017.nc")
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}

@@ -29,7 +29,7 @@ IDENTIFIERS = sorted(REFERENCE["benchmarks"])
 @pytest.fixture(scope="module")
 def family_store(tmp_path_factory):
     root = tmp_path_factory.mktemp("neural_store")
-    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root)}
+    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root), **fixtures.cadena2017_store(root)}
 
 
 def test_declarations_follow_brainscore():
@@ -200,15 +200,15 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
         ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
         theirs = REFERENCE["benchmarks"][identifier]
         assert ours["n_folds"] == (1 if identifier.endswith("-rdm") else 10)
-        family = identifier.split(".")[0]
+        family = identifier.split(".")[0].split("-")[0]  # Cadena2017-pls names no region
         count, delta = worst.get(family, (0, 0.0))
         for key in ("raw", "ceiling", "score"):
             assert ours[key] == pytest.approx(theirs[key], abs=1e-5), (identifier, key, ours[key], theirs[key])
             delta = max(delta, abs(ours[key] - theirs[key]))
         worst[family] = (count + 1, delta)
     for family, (count, delta) in worst.items():
-        files = [name for name in REFERENCE["fixture_sha1"] for i in IDENTIFIERS if i.startswith(family + ".")
-                 and name in REFERENCE["benchmarks"][i]["files"]]
+        files = [name for name in REFERENCE["fixture_sha1"] for i in IDENTIFIERS
+                 if i.split(".")[0].split("-")[0] == family and name in REFERENCE["benchmarks"][i]["files"]]
         size = sum((root / name).stat().st_size for name in set(files)) / 2 ** 20
         print(f"\n{family}: {count} identifiers, max |Δ| {delta:.1e}, fixture {size:.1f} MiB")
 
@@ -218,11 +218,53 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
     import pandas as pd
 
     row = pd.read_csv(work / "results" / "leaderboard.csv").set_index("model").loc["alexnet"]
-    for region in ("V4", "IT"):
+    for region in ("V1", "V4", "IT"):
         # one benchmark per data set and region counts (brainpipe.pipeline.report.repeated_recordings): for Li2026
-        # the first of its metrics in the grid's order
+        # the first of its metrics in the grid's order; Cadena2017-pls (no region in its name) is V1's
         members = [i for i in IDENTIFIERS if f".{region}-" in i and not i.startswith("Li2026")]
+        members += [i for i in IDENTIFIERS if i.startswith("Cadena2017-") and region == "V1"]
         members += [i for i in IDENTIFIERS if i.startswith(f"Li2026.{region}-")][:1]
         expected = np.mean([json.loads((work / "results" / "alexnet" / f"{i}.json").read_text())["score"]
                             for i in members])
         assert row[f"{region} (mean)"] == pytest.approx(expected, abs=1e-4), region  # the CSV rounds to 4 places
+
+
+def test_cadena2017_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/cadena2017/benchmark.py and data/cadena2017/__init__.py."""
+    registry = benchmarks.builtin()
+    family = registry.families["Cadena2017"]
+    assert [i for i in registry.identifiers() if i.startswith("Cadena2017")] == ["Cadena2017-pls"]
+    benchmark = registry.benchmark("Cadena2017-pls")
+    assert (benchmark.region, benchmark.parent, benchmark.version, benchmark.visual_degrees) == ("V1", "V1", 1, 2.0)
+    assert (family.number_of_trials, family.stratification, family.time_window) == (2, None, (40, 100))
+    assert benchmark.normalisation == "raw2_over_ceiling" and benchmark.n_folds == 10
+    assert family.bibtex_key == "cadena2019deep"
+    entry = default_catalog().assembly("Cadena2017")
+    assert (entry.file.name, entry.file.sha1) == ("assy_tolias_Cadena2017.nc",
+                                                  "69bcaaa9370dceb0027beaa06235ef418c3d7063")
+    stimuli = default_catalog().stimulus_set("Cadena2017")
+    assert (stimuli.csv.sha1, stimuli.zip.sha1) == ("f55b174cc4540e5612cfba5e695324328064b051",
+                                                    "88cc2ce3ef5e197ffd1477144a2e6a68d424ef6c")
+    with pytest.raises(ValueError, match="names Cadena2017's benchmarks without a region"):
+        registry.benchmark("Cadena2017.V1-pls")
+
+
+def test_cadena2017_drops_stimuli_not_shown_to_every_neuron(family_store):
+    root, _ = family_store
+    family = benchmarks.builtin().families["Cadena2017"]
+    raw = xr.open_dataarray(root / "assy_tolias_Cadena2017.nc").load()
+    assert "region" not in raw.coords
+    loaded = load_assembly(root / "assy_tolias_Cadena2017.nc", root / "stimulus_Cadena2017.csv", "Cadena2017",
+                           coords=dict(family.coords))
+    assert set(loaded["region"].values) == {"V1"}
+    target, trials = assembly_prep.prepare(loaded, "V1", family.time_window, drop_nan_presentations=True)
+    values = raw.squeeze("time_bin").transpose("presentation", "neuroid")
+    means = values.groupby("image_id").mean(skipna=True)  # per image, sorted by id
+    complete = means["image_id"].values[~np.isnan(means.values).any(axis=1)]
+    assert list(target["stimulus_id"].values) == list(complete)  # stimuli with a NaN mean left out
+    np.testing.assert_allclose(target.values, means.sel(image_id=complete).values, rtol=1e-6)
+    finite_trials = ~np.isnan(values.values).any(axis=1)
+    assert trials.sizes["presentation"] == finite_trials.sum() < len(complete) * 4  # single NaN trials left out
+    assert not np.isnan(trials.values).any()
+    with pytest.raises(ValueError, match="no finite response"):  # without the family's setting: refused
+        assembly_prep.prepare(loaded, "V1", family.time_window)

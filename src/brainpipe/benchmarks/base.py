@@ -141,6 +141,11 @@ class Family:
     # rdm compares one RDM per value of this neuroid coordinate (Brain-Score's RSABenchmark, ``subject``), ceiled
     # by the inter-subject consistency (RSACeiling)
     subject_coord: str | None = None
+    # Presentations with a NaN are dropped (Brain-Score's Cadena2017 ``dropna('presentation')``): from the target
+    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads
+    drop_nan_presentations: bool = False
+    # Brain-Score names the family's one region in none of its identifiers ('Cadena2017-pls'): '<Family>-<metric>'
+    region_in_identifier: bool = True
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
@@ -378,6 +383,11 @@ def build(identifier, families, settings=None) -> Benchmark:
         except ValueError as error:
             raise ValueError(f"benchmark {identifier!r}: {error}") from None
         return Benchmark(identifier, name, family, None, metric, resolved)
+    if not family.region_in_identifier:  # 'Cadena2017-pls': the family's one region, unnamed
+        if region is not None:
+            raise ValueError(f"benchmark {identifier!r}: Brain-Score names {name}'s benchmarks without a region; "
+                             f"write '{name}-{metric}'")
+        region = family.regions[0]
     if region is None:
         raise ValueError(f"benchmark {identifier!r}: {name} is neural; name a region: '{name}.<region>-{metric}' "
                          f"with region in {list(family.regions)}")

@@ -636,7 +636,8 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         Stored as ``attrs['stimulus_set_identifier']`` (brainio sets the same attribute).
     coords : mapping, optional
         brainpipe coordinate name -> the name it has in the file (a declared data set whose file says e.g.
-        ``brain_area`` for ``region``); renamed on load, before the checks.
+        ``brain_area`` for ``region``); renamed on load, before the checks. A name ``=<value>`` adds a neuroid
+        coordinate with that one value where the file has none (Cadena2017: ``region`` ``=V1``).
 
     Returns
     -------
@@ -662,6 +663,11 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
                          f"The file is probably corrupt or incomplete. {_bad_file_advice(nc_path)}") from None
 
     for ours, theirs in (coords or {}).items():
+        if theirs.startswith("=") and ours not in assembly.coords and "neuroid" in assembly.dims:
+            # '=V1': the file has no such neuroid coordinate and every neuroid has this value (Brain-Score's
+            # Cadena2017 data plugin adds region 'V1' on load: brain-score/vision data/cadena2017/__init__.py)
+            assembly = assembly.assign_coords({ours: ("neuroid", np.full(assembly.sizes["neuroid"], theirs[1:]))})
+            continue
         if theirs not in assembly.coords:
             raise ValueError(f"{nc_path}: no coordinate {theirs!r} (declared as the file's name for {ours!r} "
                              f"under assembly.coords); the file has {sorted(map(str, assembly.coords))}")
