@@ -221,6 +221,16 @@ def cadena2017_store(root, n_images: int = 160, seed: int = 0) -> dict[str, str]
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     table, pngs, features = _plain_images(n_images, seed + 31, "image")
+    # Every per-image column sorts like image_id: Brain-Score averages the repetitions by grouping on a *set* of
+    # presentation coordinates (benchmarks/cadena2017/benchmark.py average_repetition), whose iteration order, and
+    # with it the order of the averaged stimuli and so the CV splits, changes with the interpreter's string hash
+    # seed wherever two coordinates sort differently (as image_id and image_file_name do in the real file).
+    order = np.argsort(table["image_id"].to_numpy())
+    table, features = table.iloc[order].reset_index(drop=True), features[order]
+    names = {old: f"image_{rank:04d}.png" for rank, old in enumerate(table["filename"])}
+    pngs = {names[old]: data for old, data in pngs.items()}
+    table = table.assign(image_file_name=[names[n] for n in table["filename"]],
+                         filename=[names[n] for n in table["filename"]], id=np.arange(n_images))
     table = table.rename(columns={"id": "image_index"})
     rng = np.random.default_rng(seed + 32)
     reps, n_neuroids = 4, 14
