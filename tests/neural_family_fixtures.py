@@ -203,7 +203,8 @@ if __name__ == "__main__":  # python tests/neural_family_fixtures.py OUT_DIR: wr
     import json
     import sys
 
-    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1]), **cadena2017_store(sys.argv[1])},
+    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1]), **cadena2017_store(sys.argv[1]),
+                      **bracci2019_store(sys.argv[1])},
                      indent=1))
 
 
@@ -257,4 +258,63 @@ def cadena2017_store(root, n_images: int = 160, seed: int = 0) -> dict[str, str]
     bf.write_zip(pngs, root / "stimulus_Cadena2017.zip")
     bf.write_netcdf(assembly, root / "assy_tolias_Cadena2017.nc")
     names = ("stimulus_Cadena2017.csv", "stimulus_Cadena2017.zip", "assy_tolias_Cadena2017.nc")
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Bracci2019 (brain-score/vision brainscore_vision/data/bracci2019/data_packaging.py): assy_Bracci2019.nc, dims
+# (presentation, neuroid), 27 presentations in natural file order with stimulus_id '<prefix>_<n>', stimulus_name
+# '<nn>_<group>_<label>', exemplar_number n, image_label (lookalike 1-9, animal 10-18, object 19-27), image_group
+# (n mod 9, 9 for 0); per neuroid int64 roi (0 V1, 1 posteriorVTC, 2 anteriorVTC), subject (0..11) and voxels (the
+# voxel's index within its subject, ROIs concatenated), subject-major. No region, neuroid id, repetition or time bin.
+# Unverified: the file-name prefix ('stim' here), the voxel counts per ROI, the value dtype (float64 here), and the
+# images (JPEGs in the real set, PNGs here).
+
+BRACCI_VOXELS = {0: 20, 1: 16, 2: 12}  # per ROI, the same in every subject
+
+
+def _bracci_label(n):
+    return "lookalike" if n < 10 else "animal" if n <= 18 else "object"
+
+
+def bracci2019_store(root, n_subjects: int = 12, seed: int = 0) -> dict[str, str]:
+    """Write assy_Bracci2019.nc and stimulus_Bracci2019.csv/.zip into ``root``; name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    table, pngs, features = _plain_images(27, seed + 41, "stim")
+    numbers = np.arange(1, 28)
+    ids = np.array([f"stim_{n}" for n in numbers])
+    groups = np.where(numbers % 9 == 0, 9, numbers % 9)
+    labels = np.array([_bracci_label(n) for n in numbers])
+    names = {old: f"{sid}.png" for old, sid in zip(table["filename"], ids)}
+    pngs = {names[old]: data for old, data in pngs.items()}
+    stimuli = pd.DataFrame({"stimulus_id": ids, "stimulus_name": [f"{n:02d}_{g:02d}_{l}" for n, g, l in
+                                                                  zip(numbers, groups, labels)],
+                            "exemplar_number": numbers, "image_label": labels, "image_group": groups,
+                            "filename": [names[old] for old in table["filename"]]})
+    rng = np.random.default_rng(seed + 42)
+    category = np.array([{"lookalike": 0, "animal": 1, "object": 2}[l] for l in labels])
+    columns, roi, subject, voxels = [], [], [], []
+    per_subject = sum(BRACCI_VOXELS.values())
+    shared = {r: bf._responses(features, count, rng, 1, noise=0.0)[:, 0, :] + 0.8 * rng.normal(size=(3, count))[category]
+              for r, count in BRACCI_VOXELS.items()}  # ROI signal shared by subjects (+ category structure)
+    for s in range(n_subjects):
+        start = 0
+        for r, count in BRACCI_VOXELS.items():
+            offset = rng.normal(2.0, 1.0, size=count)  # per-voxel baseline: the per-subject centring removes it
+            columns.append(shared[r] * rng.uniform(0.5, 1.5) + offset + rng.normal(size=(27, count)) * (1.0 + 0.1 * s))
+            roi += [r] * count
+            subject += [s] * count
+            voxels += list(range(start, start + count))
+            start += count
+        assert start == per_subject
+    coords = {column: ("presentation", stimuli[column].to_numpy()) for column in stimuli.columns if column != "filename"}
+    coords.update(roi=("neuroid", np.array(roi, dtype=np.int64)), subject=("neuroid", np.array(subject, dtype=np.int64)),
+                  voxels=("neuroid", np.array(voxels, dtype=np.int64)))
+    assembly = xr.DataArray(np.concatenate(columns, axis=1), dims=("presentation", "neuroid"), coords=bf._plain(coords),
+                            name="Bracci2019")
+    bf.write_stimulus_csv(stimuli, root / "stimulus_Bracci2019.csv")
+    bf.write_zip(pngs, root / "stimulus_Bracci2019.zip")
+    bf.write_netcdf(assembly, root / "assy_Bracci2019.nc")
+    names = ("stimulus_Bracci2019.csv", "stimulus_Bracci2019.zip", "assy_Bracci2019.nc")
     return {name: bf._sha1((root / name).read_bytes()) for name in names}

@@ -29,7 +29,8 @@ IDENTIFIERS = sorted(REFERENCE["benchmarks"])
 @pytest.fixture(scope="module")
 def family_store(tmp_path_factory):
     root = tmp_path_factory.mktemp("neural_store")
-    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root), **fixtures.cadena2017_store(root)}
+    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root), **fixtures.cadena2017_store(root),
+                  **fixtures.bracci2019_store(root)}
 
 
 def test_declarations_follow_brainscore():
@@ -268,3 +269,71 @@ def test_cadena2017_drops_stimuli_not_shown_to_every_neuron(family_store):
     assert not np.isnan(trials.values).any()
     with pytest.raises(ValueError, match="no finite response"):  # without the family's setting: refused
         assembly_prep.prepare(loaded, "V1", family.time_window)
+
+
+def test_bracci2019_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/bracci2019/{__init__,benchmark}.py and data/bracci2019/__init__.py."""
+    registry = benchmarks.builtin()
+    assert [i for i in registry.identifiers() if i.startswith("Bracci2019")] == ["Bracci2019.anteriorVTC-rdm"]
+    benchmark = registry.benchmark("Bracci2019.anteriorVTC-rdm")
+    assert (benchmark.kind, benchmark.region, benchmark.model_region, benchmark.parent, benchmark.version) == (
+        "custom", "anteriorVTC", "IT", "Bracci2019", 1)
+    assert (benchmark.visual_degrees, benchmark.family.number_of_trials, benchmark.normalisation) == (
+        8.0, 1, "raw_over_ceiling")
+    assert benchmark.family.bibtex_key == "bracci2019ventral"
+    entry = default_catalog().assembly("Bracci2019")
+    assert (entry.file.name, entry.file.sha1) == ("assy_Bracci2019.nc", "cbec165bb20f09d0527fddba7cfbf115a396a2f3")
+    stimuli = default_catalog().stimulus_set("Bracci2019")
+    assert (stimuli.csv.sha1, stimuli.zip.sha1) == ("05b1af9b8e6ed478ea49339e11b0024c2da8c35f",
+                                                    "a79b249e758421f46ec781301cd4b498f64853ce")
+
+
+def _bracci_as_brainscore(data, activations):
+    """Brain-Score's _Bracci2019RSA steps written with xarray as its benchmark.py does (centre per subject with
+    xarray, groupby('voxels').mean(), 1 - corrcoef, Spearman of triangles), for comparison with the module."""
+    from scipy.stats import spearmanr
+
+    centred = xr.concat([d - d.mean("presentation") for _, d in data.groupby("subject")], dim="neuroid")
+    human = centred.groupby("voxels").mean().transpose("presentation", "voxels").values
+    upper = np.triu_indices(len(human), 1)
+    raw = spearmanr((1 - np.corrcoef(activations))[upper], (1 - np.corrcoef(human))[upper])[0]
+    subjects = np.unique(data["subject"].values)
+    rdms = {s: 1 - np.corrcoef(centred.isel(neuroid=np.flatnonzero(centred["subject"].values == s)).values)
+            for s in subjects}
+    lower = np.tril_indices(len(human), -1)
+    ceiling = np.mean([spearmanr(rdms[s][lower], np.mean([rdms[o] for o in subjects if o != s], axis=0)[lower])[0]
+                       for s in subjects])
+    return raw, ceiling
+
+
+def test_bracci2019_loads_rois_and_matches_brainscores_steps(family_store):
+    from brainpipe.benchmarks.bracci2019 import Bracci2019RSA
+
+    root, _ = family_store
+    family = benchmarks.builtin().families["Bracci2019"]
+    loaded = load_assembly(root / "assy_Bracci2019.nc", root / "stimulus_Bracci2019.csv", "Bracci2019",
+                           reindex=family.reindex)
+    raw_file = xr.open_dataarray(root / "assy_Bracci2019.nc").load()
+    assert list(loaded["region"].values) == [("V1", "posteriorVTC", "anteriorVTC")[r] for r in raw_file["roi"].values]
+    assert len(set(loaded["neuroid_id"].values)) == loaded.sizes["neuroid"]
+    target, trials = assembly_prep.prepare(loaded, "anteriorVTC", family.time_window, single_response=True)
+    anterior = raw_file.isel(neuroid=np.flatnonzero(raw_file["roi"].values == 2))
+    assert list(target["stimulus_id"].values) == list(raw_file["stimulus_id"].values)  # file order
+    activations = np.random.default_rng(0).normal(size=(27, 50))
+    raw, ceiling = _bracci_as_brainscore(anterior, activations)
+    plugin = Bracci2019RSA()
+    ours = plugin.compare(xr.DataArray(activations, dims=("presentation", "neuroid")), target)["raw"]
+    assert ours == pytest.approx(raw, abs=1e-6)  # the target is float32 as every prepared recording
+    assert plugin.ceiling(trials)["ceiling"] == pytest.approx(ceiling, abs=1e-6)
+
+
+def test_bracci2019_reindex_names_the_file_and_the_bad_code(tmp_path):
+    raw_file = xr.DataArray(np.zeros((3, 2)), dims=("presentation", "neuroid"),
+                            coords={"stimulus_id": ("presentation", ["a", "b", "c"]), "roi": ("neuroid", [0, 3]),
+                                    "subject": ("neuroid", [0, 0]), "voxels": ("neuroid", [0, 1])})
+    raw_file.to_netcdf(tmp_path / "assy_Bracci2019.nc")
+    with pytest.raises(ValueError, match=r"assy_Bracci2019.nc: Bracci2019 file: unknown roi code\(s\) \[3\]"):
+        load_assembly(tmp_path / "assy_Bracci2019.nc", reindex="bracci2019")
+    raw_file.drop_vars("voxels").to_netcdf(tmp_path / "no_voxels.nc")
+    with pytest.raises(ValueError, match="no_voxels.nc: .*no neuroid coordinate 'voxels'"):
+        load_assembly(tmp_path / "no_voxels.nc", reindex="bracci2019")

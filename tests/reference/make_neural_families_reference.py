@@ -39,6 +39,7 @@ BENCHMARKS = {
     "Rajalingham2020.IT-pls": "Rajalingham2020",
     **{f"Li2026.{region}-{metric}": "Li2026" for region in ("V1", "V2", "V4", "IT") for metric in ("pls", "ridgecv", "rdm")},
     "Cadena2017-pls": "Cadena2017",
+    "Bracci2019.anteriorVTC-rdm": "Bracci2019",
 }
 
 # Run inside the reference venv: make ``import torchvision`` work, then hand over to the runner.
@@ -90,7 +91,8 @@ def main():
         scratch = Path(scratch)
         sums = {**neural_family_fixtures.write_store(scratch / "store"),
                 **neural_family_fixtures.li2026_store(scratch / "store"),
-                **neural_family_fixtures.cadena2017_store(scratch / "store")}
+                **neural_family_fixtures.cadena2017_store(scratch / "store"),
+                **neural_family_fixtures.bracci2019_store(scratch / "store")}
         weights = seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
         for identifier in args.benchmarks:

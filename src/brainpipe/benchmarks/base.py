@@ -146,6 +146,12 @@ class Family:
     drop_nan_presentations: bool = False
     # Brain-Score names the family's one region in none of its identifiers ('Cadena2017-pls'): '<Family>-<metric>'
     region_in_identifier: bool = True
+    # A function of brainpipe.data.reindex applied to the file on load, for files without the coordinates brainpipe
+    # reads (Bracci2019: region from its roi codes, a neuroid id): Brain-Score's data plugins do the same on load
+    reindex: str | None = None
+    # ((recorded region, model region), ...): which of the model's committed layers stands for a recorded region
+    # that models do not name (Bracci2019's anteriorVTC is the model's IT); unlisted regions are their own
+    model_regions: tuple = ()
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
@@ -249,6 +255,11 @@ class Benchmark:
     @property
     def visual_degrees(self):
         return self.settings.get("visual_degrees", self.family.visual_degrees)
+
+    @property
+    def model_region(self):
+        """The model region whose committed layer is scored (the recorded region unless the family maps it)."""
+        return dict(self.family.model_regions).get(self.region, self.region)
 
     @property
     def n_folds(self):
