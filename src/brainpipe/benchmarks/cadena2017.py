@@ -1,4 +1,4 @@
-"""Cadena2017: V1 single units of two awake macaques (Utah-free linear arrays) to 7250 grey-scale natural and
+"""Cadena2017: V1 single units of two awake macaques (166 neurons) to 7250 grey-scale natural and
 texture-synthesised images, 40–100 ms, scored with PLS regression (``Cadena2017-pls``).
 
 Constants: brain-score/vision brainscore_vision/benchmarks/cadena2017/benchmark.py (VISUAL_DEGREES 2,
