@@ -203,4 +203,118 @@ if __name__ == "__main__":  # python tests/neural_family_fixtures.py OUT_DIR: wr
     import json
     import sys
 
-    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1])}, indent=1))
+    print(json.dumps({**write_store(sys.argv[1]), **li2026_store(sys.argv[1]), **cadena2017_store(sys.argv[1]),
+                      **bracci2019_store(sys.argv[1])},
+                     indent=1))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cadena2017 (brain-score/vision brainscore_vision/data/cadena2017/data_packaging/2018-08-07_tolias_v1.ipynb):
+# assy_tolias_Cadena2017.nc, dims (neuroid, presentation, time_bin) in that order, presentation = repetition ×
+# image with ``repetition_id`` 0..3 and ``image_id`` (the legacy name; Brain-Score's loader copies it to
+# stimulus_id), neuroid_id 0..N-1 and no region, one bin 40.0–100.0 ms (floats), float64 responses with NaN where
+# an image was not shown to a neuron (whole blocks: every repetition of a session's neurons), plus a few single NaN
+# trials. Unverified: the CSV's columns besides image_id and the file name, image format and size (140×140 grey
+# JPEGs in the real set, PNGs here), and the NaN pattern beyond its blocks.
+
+def cadena2017_store(root, n_images: int = 160, seed: int = 0) -> dict[str, str]:
+    """Write assy_tolias_Cadena2017.nc and stimulus_Cadena2017.csv/.zip into ``root``; name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    table, pngs, features = _plain_images(n_images, seed + 31, "image")
+    # Every per-image column sorts like image_id: Brain-Score averages the repetitions by grouping on a *set* of
+    # presentation coordinates (benchmarks/cadena2017/benchmark.py average_repetition), whose iteration order, and
+    # with it the order of the averaged stimuli and so the CV splits, changes with the interpreter's string hash
+    # seed wherever two coordinates sort differently (as image_id and image_file_name do in the real file).
+    order = np.argsort(table["image_id"].to_numpy())
+    table, features = table.iloc[order].reset_index(drop=True), features[order]
+    names = {old: f"image_{rank:04d}.png" for rank, old in enumerate(table["filename"])}
+    pngs = {names[old]: data for old, data in pngs.items()}
+    table = table.assign(image_file_name=[names[n] for n in table["filename"]],
+                         filename=[names[n] for n in table["filename"]], id=np.arange(n_images))
+    table = table.rename(columns={"id": "image_index"})
+    rng = np.random.default_rng(seed + 32)
+    reps, n_neuroids = 4, 14
+    trials = bf._responses(features, n_neuroids, rng, reps, noise=0.9)  # (image, rep, neuroid)
+    trials = trials - trials.min() + 0.1  # spike-count-like, positive
+    session = np.arange(n_neuroids) < 8  # neurons 0-7 recorded in session A, 8-13 in session B
+    shown = rng.choice(3, n_images, p=[0.6, 0.25, 0.15])  # 0: both sessions, 1: only A, 2: only B
+    for image in np.flatnonzero(shown == 1):
+        trials[image][:, ~session] = np.nan
+    for image in np.flatnonzero(shown == 2):
+        trials[image][:, session] = np.nan
+    both = np.flatnonzero(shown == 0)
+    for image in rng.choice(both, 6, replace=False):  # single missing trials: the mean stays finite (skipna)
+        trials[image, rng.integers(reps), rng.integers(n_neuroids)] = np.nan
+    values = trials.transpose(2, 1, 0).reshape(n_neuroids, reps * n_images)  # neuroid × (repetition, image)
+    repetition, image = np.divmod(np.arange(reps * n_images), n_images)
+    coords = {"repetition_id": ("presentation", repetition.astype(np.int64)),
+              "image_id": ("presentation", table["image_id"].to_numpy()[image]),
+              "neuroid_id": ("neuroid", np.arange(n_neuroids, dtype=np.int64)),
+              "time_bin_start": ("time_bin", np.array([40.0])), "time_bin_end": ("time_bin", np.array([100.0]))}
+    assembly = xr.DataArray(values[:, :, None], dims=("neuroid", "presentation", "time_bin"),
+                            coords=bf._plain(coords), name="tolias.Cadena2017")
+    bf.write_stimulus_csv(table, root / "stimulus_Cadena2017.csv")
+    bf.write_zip(pngs, root / "stimulus_Cadena2017.zip")
+    bf.write_netcdf(assembly, root / "assy_tolias_Cadena2017.nc")
+    names = ("stimulus_Cadena2017.csv", "stimulus_Cadena2017.zip", "assy_tolias_Cadena2017.nc")
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Bracci2019 (brain-score/vision brainscore_vision/data/bracci2019/data_packaging.py): assy_Bracci2019.nc, dims
+# (presentation, neuroid), 27 presentations in natural file order with stimulus_id '<prefix>_<n>', stimulus_name
+# '<nn>_<group>_<label>', exemplar_number n, image_label (lookalike 1-9, animal 10-18, object 19-27), image_group
+# (n mod 9, 9 for 0); per neuroid int64 roi (0 V1, 1 posteriorVTC, 2 anteriorVTC), subject (0..11) and voxels (the
+# voxel's index within its subject, ROIs concatenated), subject-major. No region, neuroid id, repetition or time bin.
+# Unverified: the file-name prefix ('stim' here), the voxel counts per ROI, the value dtype (float64 here), and the
+# images (JPEGs in the real set, PNGs here).
+
+BRACCI_VOXELS = {0: 20, 1: 16, 2: 12}  # per ROI, the same in every subject
+
+
+def _bracci_label(n):
+    return "lookalike" if n < 10 else "animal" if n <= 18 else "object"
+
+
+def bracci2019_store(root, n_subjects: int = 12, seed: int = 0) -> dict[str, str]:
+    """Write assy_Bracci2019.nc and stimulus_Bracci2019.csv/.zip into ``root``; name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    table, pngs, features = _plain_images(27, seed + 41, "stim")
+    numbers = np.arange(1, 28)
+    ids = np.array([f"stim_{n}" for n in numbers])
+    groups = np.where(numbers % 9 == 0, 9, numbers % 9)
+    labels = np.array([_bracci_label(n) for n in numbers])
+    names = {old: f"{sid}.png" for old, sid in zip(table["filename"], ids)}
+    pngs = {names[old]: data for old, data in pngs.items()}
+    stimuli = pd.DataFrame({"stimulus_id": ids, "stimulus_name": [f"{n:02d}_{g:02d}_{l}" for n, g, l in
+                                                                  zip(numbers, groups, labels)],
+                            "exemplar_number": numbers, "image_label": labels, "image_group": groups,
+                            "filename": [names[old] for old in table["filename"]]})
+    rng = np.random.default_rng(seed + 42)
+    category = np.array([{"lookalike": 0, "animal": 1, "object": 2}[l] for l in labels])
+    columns, roi, subject, voxels = [], [], [], []
+    per_subject = sum(BRACCI_VOXELS.values())
+    shared = {r: bf._responses(features, count, rng, 1, noise=0.0)[:, 0, :] + 0.8 * rng.normal(size=(3, count))[category]
+              for r, count in BRACCI_VOXELS.items()}  # ROI signal shared by subjects (+ category structure)
+    for s in range(n_subjects):
+        start = 0
+        for r, count in BRACCI_VOXELS.items():
+            offset = rng.normal(2.0, 1.0, size=count)  # per-voxel baseline: the per-subject centring removes it
+            columns.append(shared[r] * rng.uniform(0.5, 1.5) + offset + rng.normal(size=(27, count)) * (1.0 + 0.1 * s))
+            roi += [r] * count
+            subject += [s] * count
+            voxels += list(range(start, start + count))
+            start += count
+        assert start == per_subject
+    coords = {column: ("presentation", stimuli[column].to_numpy()) for column in stimuli.columns if column != "filename"}
+    coords.update(roi=("neuroid", np.array(roi, dtype=np.int64)), subject=("neuroid", np.array(subject, dtype=np.int64)),
+                  voxels=("neuroid", np.array(voxels, dtype=np.int64)))
+    assembly = xr.DataArray(np.concatenate(columns, axis=1), dims=("presentation", "neuroid"), coords=bf._plain(coords),
+                            name="Bracci2019")
+    bf.write_stimulus_csv(stimuli, root / "stimulus_Bracci2019.csv")
+    bf.write_zip(pngs, root / "stimulus_Bracci2019.zip")
+    bf.write_netcdf(assembly, root / "assy_Bracci2019.nc")
+    names = ("stimulus_Bracci2019.csv", "stimulus_Bracci2019.zip", "assy_Bracci2019.nc")
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}

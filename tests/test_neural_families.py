@@ -29,7 +29,8 @@ IDENTIFIERS = sorted(REFERENCE["benchmarks"])
 @pytest.fixture(scope="module")
 def family_store(tmp_path_factory):
     root = tmp_path_factory.mktemp("neural_store")
-    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root)}
+    return root, {**fixtures.write_store(root), **fixtures.li2026_store(root), **fixtures.cadena2017_store(root),
+                  **fixtures.bracci2019_store(root)}
 
 
 def test_declarations_follow_brainscore():
@@ -200,15 +201,15 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
         ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
         theirs = REFERENCE["benchmarks"][identifier]
         assert ours["n_folds"] == (1 if identifier.endswith("-rdm") else 10)
-        family = identifier.split(".")[0]
+        family = identifier.split(".")[0].split("-")[0]  # Cadena2017-pls names no region
         count, delta = worst.get(family, (0, 0.0))
         for key in ("raw", "ceiling", "score"):
             assert ours[key] == pytest.approx(theirs[key], abs=1e-5), (identifier, key, ours[key], theirs[key])
             delta = max(delta, abs(ours[key] - theirs[key]))
         worst[family] = (count + 1, delta)
     for family, (count, delta) in worst.items():
-        files = [name for name in REFERENCE["fixture_sha1"] for i in IDENTIFIERS if i.startswith(family + ".")
-                 and name in REFERENCE["benchmarks"][i]["files"]]
+        files = [name for name in REFERENCE["fixture_sha1"] for i in IDENTIFIERS
+                 if i.split(".")[0].split("-")[0] == family and name in REFERENCE["benchmarks"][i]["files"]]
         size = sum((root / name).stat().st_size for name in set(files)) / 2 ** 20
         print(f"\n{family}: {count} identifiers, max |Δ| {delta:.1e}, fixture {size:.1f} MiB")
 
@@ -218,11 +219,121 @@ def test_workflow_matches_brainscore(family_store, tmp_path):
     import pandas as pd
 
     row = pd.read_csv(work / "results" / "leaderboard.csv").set_index("model").loc["alexnet"]
-    for region in ("V4", "IT"):
+    for region in ("V1", "V4", "IT"):
         # one benchmark per data set and region counts (brainpipe.pipeline.report.repeated_recordings): for Li2026
-        # the first of its metrics in the grid's order
+        # the first of its metrics in the grid's order; Cadena2017-pls (no region in its name) is V1's
         members = [i for i in IDENTIFIERS if f".{region}-" in i and not i.startswith("Li2026")]
+        members += [i for i in IDENTIFIERS if i.startswith("Cadena2017-") and region == "V1"]
         members += [i for i in IDENTIFIERS if i.startswith(f"Li2026.{region}-")][:1]
         expected = np.mean([json.loads((work / "results" / "alexnet" / f"{i}.json").read_text())["score"]
                             for i in members])
         assert row[f"{region} (mean)"] == pytest.approx(expected, abs=1e-4), region  # the CSV rounds to 4 places
+
+
+def test_cadena2017_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/cadena2017/benchmark.py and data/cadena2017/__init__.py."""
+    registry = benchmarks.builtin()
+    family = registry.families["Cadena2017"]
+    assert [i for i in registry.identifiers() if i.startswith("Cadena2017")] == ["Cadena2017-pls"]
+    benchmark = registry.benchmark("Cadena2017-pls")
+    assert (benchmark.region, benchmark.parent, benchmark.version, benchmark.visual_degrees) == ("V1", "V1", 1, 2.0)
+    assert (family.number_of_trials, family.stratification, family.time_window) == (2, None, (40, 100))
+    assert benchmark.normalisation == "raw2_over_ceiling" and benchmark.n_folds == 10
+    assert family.bibtex_key == "cadena2019deep"
+    entry = default_catalog().assembly("Cadena2017")
+    assert (entry.file.name, entry.file.sha1) == ("assy_tolias_Cadena2017.nc",
+                                                  "69bcaaa9370dceb0027beaa06235ef418c3d7063")
+    stimuli = default_catalog().stimulus_set("Cadena2017")
+    assert (stimuli.csv.sha1, stimuli.zip.sha1) == ("f55b174cc4540e5612cfba5e695324328064b051",
+                                                    "88cc2ce3ef5e197ffd1477144a2e6a68d424ef6c")
+    with pytest.raises(ValueError, match="names Cadena2017's benchmarks without a region"):
+        registry.benchmark("Cadena2017.V1-pls")
+
+
+def test_cadena2017_drops_stimuli_not_shown_to_every_neuron(family_store):
+    root, _ = family_store
+    family = benchmarks.builtin().families["Cadena2017"]
+    raw = xr.open_dataarray(root / "assy_tolias_Cadena2017.nc").load()
+    assert "region" not in raw.coords
+    loaded = load_assembly(root / "assy_tolias_Cadena2017.nc", root / "stimulus_Cadena2017.csv", "Cadena2017",
+                           coords=dict(family.coords))
+    assert set(loaded["region"].values) == {"V1"}
+    target, trials = assembly_prep.prepare(loaded, "V1", family.time_window, drop_nan_presentations=True)
+    values = raw.squeeze("time_bin").transpose("presentation", "neuroid")
+    means = values.groupby("image_id").mean(skipna=True)  # per image, sorted by id
+    complete = means["image_id"].values[~np.isnan(means.values).any(axis=1)]
+    assert list(target["stimulus_id"].values) == list(complete)  # stimuli with a NaN mean left out
+    np.testing.assert_allclose(target.values, means.sel(image_id=complete).values, rtol=1e-6)
+    finite_trials = ~np.isnan(values.values).any(axis=1)
+    assert trials.sizes["presentation"] == finite_trials.sum() < len(complete) * 4  # single NaN trials left out
+    assert not np.isnan(trials.values).any()
+    with pytest.raises(ValueError, match="no finite response"):  # without the family's setting: refused
+        assembly_prep.prepare(loaded, "V1", family.time_window)
+
+
+def test_bracci2019_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/bracci2019/{__init__,benchmark}.py and data/bracci2019/__init__.py."""
+    registry = benchmarks.builtin()
+    assert [i for i in registry.identifiers() if i.startswith("Bracci2019")] == ["Bracci2019.anteriorVTC-rdm"]
+    benchmark = registry.benchmark("Bracci2019.anteriorVTC-rdm")
+    assert (benchmark.kind, benchmark.region, benchmark.model_region, benchmark.parent, benchmark.version) == (
+        "custom", "anteriorVTC", "IT", "Bracci2019", 1)
+    assert (benchmark.visual_degrees, benchmark.family.number_of_trials, benchmark.normalisation) == (
+        8.0, 1, "raw_over_ceiling")
+    assert benchmark.family.bibtex_key == "bracci2019ventral"
+    entry = default_catalog().assembly("Bracci2019")
+    assert (entry.file.name, entry.file.sha1) == ("assy_Bracci2019.nc", "cbec165bb20f09d0527fddba7cfbf115a396a2f3")
+    stimuli = default_catalog().stimulus_set("Bracci2019")
+    assert (stimuli.csv.sha1, stimuli.zip.sha1) == ("05b1af9b8e6ed478ea49339e11b0024c2da8c35f",
+                                                    "a79b249e758421f46ec781301cd4b498f64853ce")
+
+
+def _bracci_as_brainscore(data, activations):
+    """Brain-Score's _Bracci2019RSA steps written with xarray as its benchmark.py does (centre per subject with
+    xarray, groupby('voxels').mean(), 1 - corrcoef, Spearman of triangles), for comparison with the module."""
+    from scipy.stats import spearmanr
+
+    centred = xr.concat([d - d.mean("presentation") for _, d in data.groupby("subject")], dim="neuroid")
+    human = centred.groupby("voxels").mean().transpose("presentation", "voxels").values
+    upper = np.triu_indices(len(human), 1)
+    raw = spearmanr((1 - np.corrcoef(activations))[upper], (1 - np.corrcoef(human))[upper])[0]
+    subjects = np.unique(data["subject"].values)
+    rdms = {s: 1 - np.corrcoef(centred.isel(neuroid=np.flatnonzero(centred["subject"].values == s)).values)
+            for s in subjects}
+    lower = np.tril_indices(len(human), -1)
+    ceiling = np.mean([spearmanr(rdms[s][lower], np.mean([rdms[o] for o in subjects if o != s], axis=0)[lower])[0]
+                       for s in subjects])
+    return raw, ceiling
+
+
+def test_bracci2019_loads_rois_and_matches_brainscores_steps(family_store):
+    from brainpipe.benchmarks.bracci2019 import Bracci2019RSA
+
+    root, _ = family_store
+    family = benchmarks.builtin().families["Bracci2019"]
+    loaded = load_assembly(root / "assy_Bracci2019.nc", root / "stimulus_Bracci2019.csv", "Bracci2019",
+                           reindex=family.reindex)
+    raw_file = xr.open_dataarray(root / "assy_Bracci2019.nc").load()
+    assert list(loaded["region"].values) == [("V1", "posteriorVTC", "anteriorVTC")[r] for r in raw_file["roi"].values]
+    assert len(set(loaded["neuroid_id"].values)) == loaded.sizes["neuroid"]
+    target, trials = assembly_prep.prepare(loaded, "anteriorVTC", family.time_window, single_response=True)
+    anterior = raw_file.isel(neuroid=np.flatnonzero(raw_file["roi"].values == 2))
+    assert list(target["stimulus_id"].values) == list(raw_file["stimulus_id"].values)  # file order
+    activations = np.random.default_rng(0).normal(size=(27, 50))
+    raw, ceiling = _bracci_as_brainscore(anterior, activations)
+    plugin = Bracci2019RSA()
+    ours = plugin.compare(xr.DataArray(activations, dims=("presentation", "neuroid")), target)["raw"]
+    assert ours == pytest.approx(raw, abs=1e-6)  # the target is float32 as every prepared recording
+    assert plugin.ceiling(trials)["ceiling"] == pytest.approx(ceiling, abs=1e-6)
+
+
+def test_bracci2019_reindex_names_the_file_and_the_bad_code(tmp_path):
+    raw_file = xr.DataArray(np.zeros((3, 2)), dims=("presentation", "neuroid"),
+                            coords={"stimulus_id": ("presentation", ["a", "b", "c"]), "roi": ("neuroid", [0, 3]),
+                                    "subject": ("neuroid", [0, 0]), "voxels": ("neuroid", [0, 1])})
+    raw_file.to_netcdf(tmp_path / "assy_Bracci2019.nc")
+    with pytest.raises(ValueError, match=r"assy_Bracci2019.nc: Bracci2019 file: unknown roi code\(s\) \[3\]"):
+        load_assembly(tmp_path / "assy_Bracci2019.nc", reindex="bracci2019")
+    raw_file.drop_vars("voxels").to_netcdf(tmp_path / "no_voxels.nc")
+    with pytest.raises(ValueError, match="no_voxels.nc: .*no neuroid coordinate 'voxels'"):
+        load_assembly(tmp_path / "no_voxels.nc", reindex="bracci2019")

@@ -220,3 +220,16 @@ def test_api_score_repr_with_no_error():
     score = Score({"score": 0.5, "raw": 0.42, "ceiling": 0.84, "error": None, "layer": "l", "model": "m",
                    "benchmark": IT})
     assert "error=n/a" in repr(score) and score.error is None
+
+
+def test_neural_benchmark_named_without_region_stays_under_its_region():
+    """Cadena2017-pls (Brain-Score names no region) is V1's, not behaviour's: its metric is a neural one."""
+    v1 = "Li2026.V1-pls"
+    headlines = [headline("m", "Cadena2017-pls", 0.6, parent="V1", metric="pls"),
+                 headline("m", v1, 0.4, parent="V1", metric="pls"),
+                 headline("m", "Rajalingham2018public-i2n", 0.3, parent="behavior", metric="i2n")]
+    table = report.leaderboard(headlines, {}, models=["m"], benchmarks=["Cadena2017-pls", v1,
+                                                                         "Rajalingham2018public-i2n"])
+    assert table.loc["m", "V1 (mean)"] == pytest.approx(0.5)
+    assert table.loc["m", "behavior (mean)"] == pytest.approx(0.3)  # not V1's mean folded into behaviour
+    assert table.loc["m", "average"] == pytest.approx(0.4)

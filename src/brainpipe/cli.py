@@ -121,7 +121,8 @@ def list_benchmarks(config: dict, out=None) -> None:
             print(f"    {family.notes}", file=out)
         for name in names:
             for region in family.regions:
-                identifiers = " ".join(f"{name}.{region}-{metric}" for metric in family.metrics)
+                identifiers = " ".join(f"{name}.{region}-{metric}" if family.region_in_identifier
+                                       else f"{name}-{metric}" for metric in family.metrics)
                 print(textwrap.fill(identifiers, width=116, initial_indent="    ", subsequent_indent="      ",
                                     break_on_hyphens=False), file=out)
 

@@ -13,7 +13,7 @@ brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the refe
 For each benchmark the runner calls Brain-Score's ``load_benchmark(id)(load_model('alexnet'))``: its data plugin's
 loaders (reading the fixture files under their real object names), its benchmark's preprocessing, PLS metric and
 internal-consistency ceiling, and its alexnet plugin with the region→layer map models/alexnet/region_layer_map/
-alexnet.json (V4 features.7, IT features.12), whose IMAGENET1K_V1 weights file is replaced by
+alexnet.json (V1 features.2, V4 features.7, IT features.12), whose IMAGENET1K_V1 weights file is replaced by
 ``torch.manual_seed(0); torchvision.models.alexnet(weights=None).state_dict()`` under torchvision's file name in a
 scratch TORCH_HOME. The reference venv's torchvision wheel is a CUDA build beside CPU torch; the two op schemas
 its import needs are defined first, as brainpipe.models._torchvision does (the ops themselves are never used).
@@ -38,6 +38,8 @@ BENCHMARKS = {
     "SanghaviMurty2020.V4-pls": "SanghaviMurty2020", "SanghaviMurty2020.IT-pls": "SanghaviMurty2020",
     "Rajalingham2020.IT-pls": "Rajalingham2020",
     **{f"Li2026.{region}-{metric}": "Li2026" for region in ("V1", "V2", "V4", "IT") for metric in ("pls", "ridgecv", "rdm")},
+    "Cadena2017-pls": "Cadena2017",
+    "Bracci2019.anteriorVTC-rdm": "Bracci2019",
 }
 
 # Run inside the reference venv: make ``import torchvision`` work, then hand over to the runner.
@@ -88,7 +90,9 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         sums = {**neural_family_fixtures.write_store(scratch / "store"),
-                **neural_family_fixtures.li2026_store(scratch / "store")}
+                **neural_family_fixtures.li2026_store(scratch / "store"),
+                **neural_family_fixtures.cadena2017_store(scratch / "store"),
+                **neural_family_fixtures.bracci2019_store(scratch / "store")}
         weights = seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
         for identifier in args.benchmarks:

@@ -38,6 +38,8 @@ rule prepare_assembly:
         # neuroids kept by a per-neuroid coordinate (Li2026: reliability_window > 0.4); one response per stimulus
         neuroid_filter=lambda wildcards: [list(f) for f in family_of_dataset(wildcards.dataset).neuroid_filter],
         single_response=lambda wildcards: family_of_dataset(wildcards.dataset).single_response,
+        # stimuli shown to only some neuroids dropped (Cadena2017)
+        drop_nan_presentations=lambda wildcards: family_of_dataset(wildcards.dataset).drop_nan_presentations,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:

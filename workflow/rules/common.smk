@@ -196,7 +196,9 @@ def model_layers(model_name, stimulus_set):
     benchmark families that use that set, plus sweep layers. Independent of the grid, so adding a benchmark
     never re-extracts activations."""
     spec = get_model(model_name)
-    regions = {r for f in REGISTRY.families.values() if stimulus_set in f.stimulus_sets for r in f.regions}
+    # (a recorded region a model does not name is read from the layer of the model region the family maps it to)
+    regions = {dict(f.model_regions).get(r, r) for f in REGISTRY.families.values() if stimulus_set in f.stimulus_sets
+               for r in f.regions}
     layers = [spec["layers"][r] for r in sorted(regions) if r in spec["layers"]]
     for region in sorted(regions):
         layers += layers_for_sweep(spec, region)
@@ -215,11 +217,11 @@ def scored_layers(model_name, benchmark):
     if benchmark.kind == "behaviour":
         return [behaviour_layer_of(model_name, benchmark)]
     spec = get_model(model_name)
-    committed = spec["layers"].get(benchmark.region)
+    committed = spec["layers"].get(benchmark.model_region)
     if committed is None:
-        raise WorkflowError(f"model {model_name!r} commits no layer to region {benchmark.region!r} "
+        raise WorkflowError(f"model {model_name!r} commits no layer to region {benchmark.model_region!r} "
                             f"(config model_zoo.{model_name}.layers)")
-    return sorted(set([committed] + layers_for_sweep(spec, benchmark.region)))
+    return sorted(set([committed] + layers_for_sweep(spec, benchmark.model_region)))
 
 
 def score_model_spec(model_name, benchmark):
@@ -227,15 +229,15 @@ def score_model_spec(model_name, benchmark):
     region (none for behaviour), so that editing another region's sweep does not rewrite this score."""
     spec = model_provenance(get_model(model_name), ".", model_name)
     sweep = spec.pop("sweep", None) or {}
-    if benchmark.kind != "behaviour" and benchmark.region in sweep:
-        spec["sweep"] = {benchmark.region: sweep[benchmark.region]}
+    if benchmark.kind != "behaviour" and benchmark.model_region in sweep:
+        spec["sweep"] = {benchmark.model_region: sweep[benchmark.model_region]}
     return spec
 
 
 def committed_layer(model_name, benchmark):
     if benchmark.kind == "behaviour":
         return behaviour_layer_of(model_name, benchmark)
-    return get_model(model_name)["layers"][benchmark.region]
+    return get_model(model_name)["layers"][benchmark.model_region]
 
 
 def fold_source(wildcards):

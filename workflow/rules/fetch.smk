@@ -83,13 +83,15 @@ rule fetch_assembly:
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        code=library_code("data/fetch", "data/catalog", "behaviour/data"),
+        code=library_code("data/fetch", "data/catalog", "data/reindex", "behaviour/data"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
         on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,
         # a declared data set's coordinate names in its file (brainpipe name -> file name)
         coords=lambda wildcards: dict(family_of_dataset(wildcards.dataset).coords),
+        # a load-time fix for files without brainpipe's coordinates (brainpipe.data.reindex; Bracci2019)
+        reindex=lambda wildcards: family_of_dataset(wildcards.dataset).reindex,
         behavioural=lambda wildcards: family_of_dataset(wildcards.dataset).is_behavioural,
     wildcard_constraints:
         dataset="|".join(map(re.escape, CATALOG.assemblies)),

@@ -17,7 +17,7 @@ rule sweep_table:
         report("results/{model}/{benchmark}/sweep.tsv", caption="../report/sweep_table.rst", category="Layer sweeps",
                subcategory="{model}", labels={"result": "{benchmark} (table)"}),
     params:
-        committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).region],
+        committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).model_region],
         order=lambda wildcards: list(architecture_layers(get_model(wildcards.model)["architecture"])),
     conda:
         "../envs/brainpipe.yaml"

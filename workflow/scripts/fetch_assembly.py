@@ -25,7 +25,7 @@ with logged(snakemake.log[0], "fetch_assembly") as log:
         what = "behaviour"
     else:
         assembly = load_assembly(nc, f"{snakemake.input.stimuli}/{CSV_NAME}", stimulus_set_identifier=p.stimulus_set,
-                                 coords=p.coords)
+                                 coords=p.coords, reindex=p.reindex)
         what = f"regions {sorted(set(assembly['region'].values.astype(str).tolist()))}"
     write_netcdf(assembly, snakemake.output[0])
     print(f"{entry.identifier}: {dict(assembly.sizes)}, {what} -> {snakemake.output[0]}", file=log)

@@ -26,6 +26,7 @@ with logged(snakemake.log[0], "prepare_assembly"):
                                            exact_time_bin=snakemake.params.exact_time_bin,
                                            neuroid_filter=[tuple(f) for f in snakemake.params.neuroid_filter],
                                            single_response=snakemake.params.single_response,
+                                           drop_nan_presentations=snakemake.params.drop_nan_presentations,
                                            cleaned_copy=cleaned_copy(snakemake.config, snakemake.wildcards.dataset))
     write_netcdf(target, snakemake.output.target)
     write_netcdf(repetitions, snakemake.output.repetitions)

@@ -141,6 +141,17 @@ class Family:
     # rdm compares one RDM per value of this neuroid coordinate (Brain-Score's RSABenchmark, ``subject``), ceiled
     # by the inter-subject consistency (RSACeiling)
     subject_coord: str | None = None
+    # Presentations with a NaN are dropped (Brain-Score's Cadena2017 ``dropna('presentation')``): from the target
+    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads
+    drop_nan_presentations: bool = False
+    # Brain-Score names the family's one region in none of its identifiers ('Cadena2017-pls'): '<Family>-<metric>'
+    region_in_identifier: bool = True
+    # A function of brainpipe.data.reindex applied to the file on load, for files without the coordinates brainpipe
+    # reads (Bracci2019: region from its roi codes, a neuroid id): Brain-Score's data plugins do the same on load
+    reindex: str | None = None
+    # ((recorded region, model region), ...): which of the model's committed layers stands for a recorded region
+    # that models do not name (Bracci2019's anteriorVTC is the model's IT); unlisted regions are their own
+    model_regions: tuple = ()
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
@@ -244,6 +255,11 @@ class Benchmark:
     @property
     def visual_degrees(self):
         return self.settings.get("visual_degrees", self.family.visual_degrees)
+
+    @property
+    def model_region(self):
+        """The model region whose committed layer is scored (the recorded region unless the family maps it)."""
+        return dict(self.family.model_regions).get(self.region, self.region)
 
     @property
     def n_folds(self):
@@ -378,6 +394,11 @@ def build(identifier, families, settings=None) -> Benchmark:
         except ValueError as error:
             raise ValueError(f"benchmark {identifier!r}: {error}") from None
         return Benchmark(identifier, name, family, None, metric, resolved)
+    if not family.region_in_identifier:  # 'Cadena2017-pls': the family's one region, unnamed
+        if region is not None:
+            raise ValueError(f"benchmark {identifier!r}: Brain-Score names {name}'s benchmarks without a region; "
+                             f"write '{name}-{metric}'")
+        region = family.regions[0]
     if region is None:
         raise ValueError(f"benchmark {identifier!r}: {name} is neural; name a region: '{name}.<region>-{metric}' "
                          f"with region in {list(family.regions)}")

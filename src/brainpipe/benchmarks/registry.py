@@ -70,7 +70,7 @@ def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
     if family.behaviours:  # Brain-Score's own identifier where it does not read Family-metric
         return [b.identifier or f"{family.name}-{b.name}" for b in family.behaviours]
-    if family.properties or is_ost(family):  # OST (Kar2019-ost): one region, not named
+    if family.properties or is_ost(family) or not family.region_in_identifier:  # OST (Kar2019-ost): one region, not named
         return [f"{family.name}-{metric}" for metric in family.metrics]
     return [f"{family.name}.{region}-{metric}" for region in family.regions for metric in family.metrics]
 

@@ -113,7 +113,8 @@ CLEANED_COPY = "point data.local_files at the cleaned copy"
 
 
 def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None, source="assembly",
-            cleaned_copy=CLEANED_COPY, exact_time_bin=False, neuroid_filter=(), single_response=False):
+            cleaned_copy=CLEANED_COPY, exact_time_bin=False, neuroid_filter=(), single_response=False,
+            drop_nan_presentations=False):
     """Return (target, repetitions) for one region, both (presentation, neuroid[, time_bin]) float32.
 
     ``exact_time_bin``: the time bin equal to ``time_window`` (see :func:`select_time_window`).
@@ -122,6 +123,10 @@ def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None
     ``single_response``: the file holds one response per stimulus and no ``repetition`` coordinate; the target is
     the presentations in file order (Brain-Score scores such an assembly without ``average_repetition``, so its CV
     splits are drawn on that order), and the "repetitions" copy is the same data with ``repetition`` 0.
+    ``drop_nan_presentations``: recordings where many stimuli were shown to only some neuroids (Cadena2017): the
+    target keeps the stimuli whose repetition mean is finite for every neuroid, the trials copy the trials that
+    are finite for every neuroid (brain-score/vision brainscore_vision/benchmarks/cadena2017/benchmark.py
+    ``AssemblyLoader.dropna`` on the averaged assembly, and on the unaveraged one in its ceiling).
     """
     if single_response and "repetition" not in assembly.coords:
         assembly = assembly.assign_coords(repetition=("presentation", np.zeros(assembly.sizes["presentation"], int)))
@@ -153,8 +158,21 @@ def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None
         target = repetitions.drop_vars("repetition")
     else:
         target = average_repetitions(repetitions)
+    if drop_nan_presentations:
+        target = _finite_presentations(target, source, region)
+        repetitions = _finite_presentations(repetitions, source, region)
     check_finite_target(target, repetitions, region, source, cleaned_copy)
     return target, repetitions
+
+
+def _finite_presentations(assembly: xr.DataArray, source, region) -> xr.DataArray:
+    """The presentations without a NaN in any neuroid (or time bin), in their order (xarray's
+    ``dropna('presentation', how='any')``); one error when none is left."""
+    values = assembly.transpose("presentation", ...).values
+    finite = ~np.isnan(values.reshape(len(values), -1)).any(axis=1)
+    if not finite.any():
+        raise ValueError(f"{source}: every presentation of region {region} has a NaN response; nothing to score")
+    return assembly.isel(presentation=np.flatnonzero(finite))
 
 
 def _some(names, limit=10):

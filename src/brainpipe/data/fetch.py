@@ -621,7 +621,8 @@ def _column_values(column: pd.Series) -> np.ndarray:
 
 
 def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | None = None,
-                  stimulus_set_identifier: str | None = None, coords: Mapping[str, str] | None = None) -> xr.DataArray:
+                  stimulus_set_identifier: str | None = None, coords: Mapping[str, str] | None = None,
+                  reindex: str | None = None) -> xr.DataArray:
     """Load a Brain-Score NetCDF assembly into memory, with ``stimulus_id`` and the stimulus metadata.
 
     Parameters
@@ -636,7 +637,11 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         Stored as ``attrs['stimulus_set_identifier']`` (brainio sets the same attribute).
     coords : mapping, optional
         brainpipe coordinate name -> the name it has in the file (a declared data set whose file says e.g.
-        ``brain_area`` for ``region``); renamed on load, before the checks.
+        ``brain_area`` for ``region``); renamed on load, before the checks. A name ``=<value>`` adds a neuroid
+        coordinate with that one value where the file has none (Cadena2017: ``region`` ``=V1``).
+    reindex : str, optional
+        A function of :mod:`brainpipe.data.reindex` applied first, for files without brainpipe's coordinates
+        (Bracci2019's ``roi`` codes become ``region``).
 
     Returns
     -------
@@ -661,7 +666,19 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         raise FetchError(f"{nc_path} cannot be read as a NetCDF assembly ({type(error).__name__}: {error}). "
                          f"The file is probably corrupt or incomplete. {_bad_file_advice(nc_path)}") from None
 
+    if reindex is not None:
+        from brainpipe.data import reindex as reindexing
+
+        try:
+            assembly = reindexing.apply(reindex, assembly)
+        except ValueError as error:
+            raise ValueError(f"{nc_path}: {error}") from None
     for ours, theirs in (coords or {}).items():
+        if theirs.startswith("=") and ours not in assembly.coords and "neuroid" in assembly.dims:
+            # '=V1': the file has no such neuroid coordinate and every neuroid has this value (Brain-Score's
+            # Cadena2017 data plugin adds region 'V1' on load: brain-score/vision data/cadena2017/__init__.py)
+            assembly = assembly.assign_coords({ours: ("neuroid", np.full(assembly.sizes["neuroid"], theirs[1:]))})
+            continue
         if theirs not in assembly.coords:
             raise ValueError(f"{nc_path}: no coordinate {theirs!r} (declared as the file's name for {ours!r} "
                              f"under assembly.coords); the file has {sorted(map(str, assembly.coords))}")

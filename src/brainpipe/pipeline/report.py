@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from brainpipe import benchmarks as bench
-from brainpipe.benchmarks.base import split_of
+from brainpipe.benchmarks.base import METRICS as NEURAL_METRICS, split_of
 from .workflow_config import layers_for_sweep
 
 SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
@@ -127,9 +127,10 @@ def aggregation(headlines, benchmarks, simulated=()):
     left_out = left_out_of_means(headlines, benchmarks, simulated)
     groups = parents_of(headlines, [b for b in benchmarks if b not in left_out])
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
-    # properties benchmarks (Marques2020_*: '<family>-<measure>', no region) are neural: metric ks_similarity
+    # properties benchmarks (Marques2020_*: '<family>-<measure>', no region) are neural: metric ks_similarity; so are
+    # neural benchmarks Brain-Score names without a region (Cadena2017-pls: a neural metric)
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None
-                   and metric.get(b) not in PROPERTIES_METRICS}
+                   and metric.get(b) not in PROPERTIES_METRICS + NEURAL_METRICS}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
     neural, sub, roots, engineered = {}, {}, [], {}
     for parent, members in groups.items():

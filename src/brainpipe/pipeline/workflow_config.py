@@ -314,13 +314,13 @@ def check_committed_regions(config, registry):
             continue  # behaviour: the task's layer is checked by behaviour_layer
         for model in config.get("models") or []:
             committed = ((config.get("model_zoo") or {}).get(model) or {}).get("layers") or {}
-            if benchmark.region not in committed:
-                hint = _nearest(benchmark.region, committed).strip()
+            if benchmark.model_region not in committed:
+                hint = _nearest(benchmark.model_region, committed).strip()
                 raise ConfigError(
-                    f"config model_zoo.{model}.layers: no layer for region {benchmark.region!r}, which benchmark "
+                    f"config model_zoo.{model}.layers: no layer for region {benchmark.model_region!r}, which benchmark "
                     f"{identifier} records{f' ({hint})' if hint else ''}; {model} commits "
                     f"{sorted(committed) or 'no region'}. Commit a layer (`brainpipe commit-layers {model} --region "
-                    f"{benchmark.region} --benchmark {identifier}`), fix the region's name, or take {identifier} out "
+                    f"{benchmark.model_region} --benchmark {identifier}`), fix the region's name, or take {identifier} out "
                     "of benchmarks")
 
 
