@@ -30,7 +30,6 @@ from scipy.stats import spearmanr
 from .base import Family
 from .custom import CustomBenchmark
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
-from brainpipe.neural.representational import rdm, rdm_similarity
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/bracci2019/benchmark.py",
            "brain-score/vision brainscore_vision/data/bracci2019/__init__.py",
@@ -78,6 +77,8 @@ def subject_mean(values, voxels):
 def leave_one_out_ceiling(values, subjects):
     """Mean over subjects (sorted) of Spearman r between the lower triangles of the subject's RDM and of the mean
     of the other subjects' RDMs; the spread over subjects as the error."""
+    from brainpipe.neural.representational import rdm  # here: parsing a benchmark imports no scikit-learn
+
     names = np.unique(subjects)
     if len(names) < 2:
         raise ValueError(f"the ceiling needs at least two subjects, got {list(names)}")
@@ -107,6 +108,8 @@ class Bracci2019RSA(CustomBenchmark):
         return {"ceiling": ceiling, "error": error}
 
     def compare(self, activations, target):
+        from brainpipe.neural.representational import rdm, rdm_similarity
+
         human = subject_mean(centred_by_subject(target), target["voxels"].values)
         model = activations.transpose("presentation", ...).values
         return {"raw": float(rdm_similarity(rdm(model.reshape(len(model), -1)), rdm(human)))}
