@@ -44,9 +44,6 @@ ELSEWHERE = {
         "scores the printed entries",
     "brainpipe list --config FILE": "FILE is a placeholder: tests/test_cli.py::"
         "test_list_names_line_and_column_of_a_yaml_error_in_config runs it on an overlay with a tab",
-    "snakemake --cores 2 results/alexnet_untrained/MyTuning-or_bandwidth.json": "needs the MyTuning declaration "
-        "the README builds first: tests/test_own_properties.py::"
-        "test_declared_and_plugin_property_sets_score_end_to_end packages it and scores it through snakemake",
     "snakemake --report report.html": "needs a finished grid; report inputs (leaderboard, plots): tests/test_report.py",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
