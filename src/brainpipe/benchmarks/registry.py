@@ -15,16 +15,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
-import importlib.util
 import inspect
 import pkgutil
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from brainpipe.data.catalog import Catalog
 
 from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401  (IDENTIFIER re-exported)
+from brainpipe.io.user_files import import_user_file
+
 from .custom import CustomBenchmark, PluginError, check_declaration
 from .declared import declared_family
 from .declared_behaviour import declared_behaviour_family, is_behavioural
@@ -111,17 +111,7 @@ def default_catalog():
 
 def _load_file(path: Path):
     """Import a plugin file as a module; PluginError naming the file when it raises."""
-    name = "brainpipe_plugin_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # a user's file: any error is theirs, reported with the file's name
-        raise PluginError(f"benchmark plugin {path}: importing it raised {type(error).__name__}: {error}") from None
-    sys.modules[name] = module
-    return module
+    return import_user_file(path, "brainpipe_plugin_", PluginError, f"benchmark plugin {path}")
 
 
 def _plugin_classes(entry: str, base_dir: Path):

@@ -9,12 +9,11 @@ property name → one value per unit and, under the key ``responsive``, which un
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
+
+from brainpipe.io.user_files import import_user_file
 
 from .orientation import devalois1982a_properties, ringach2002_properties
 from .spatial_frequency import devalois1982b_properties, schiller1976_properties
@@ -40,18 +39,7 @@ class PropertyFunctionError(ValueError):
 
 
 def _load(path: Path):
-    name = "brainpipe_property_plugin_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # a user's file: any error is theirs, reported with its name
-        raise PropertyFunctionError(f"property function {path}: importing it raised {type(error).__name__}: "
-                                    f"{error}") from None
-    sys.modules[name] = module
-    return module
+    return import_user_file(path, "brainpipe_property_plugin_", PropertyFunctionError, f"property function {path}")
 
 
 def plugin_property_set(path, base_dir=".", function: str = "properties"):
