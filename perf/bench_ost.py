@@ -6,9 +6,14 @@ Usage::
     nice .venv/bin/python perf/bench_ost.py --features 512 4096 --threads 1
     nice .venv/bin/python perf/bench_ost.py --skip-reference                 # brainpipe only
     nice .venv/bin/python perf/bench_ost.py --features 25088 --splits 1      # CORnet-S IT's size, 1 of 10 splits
+    nice .venv/bin/python perf/bench_ost.py --features 25088 --splits 1 --time-mapping 100 100 2   # and its 2 steps
 
 Data: tests/reference/make_ost_reference.py's ``synthetic`` at the size of Kar2019-ost (1320 images, 10 labels,
 18 bins of 10 ms from 70 ms) with ``--features`` neuroids, float32: each image's class emerges at its own latency.
+``--time-mapping START MS_PER_STEP STEPS`` gives the features a temporal model's shape: each bin answers with the
+step whose committed bin starts nearest (``brainpipe.models.temporal.nearest_steps``), here the synthetic bin nearest
+that step's start, as CORnet-S IT's ``[100, 100, 2]`` answers Kar2019's 18 bins with 2 steps; brainpipe then trains
+one classifier per step, Brain-Score one per bin.
 Each side runs in its own subprocess on the same saved arrays, with ``--threads`` BLAS / OpenMP / TensorFlow
 threads: brainpipe (``brainpipe.neural.ost.ost_correlation``) in this interpreter; Brain-Score
 (``brainscore_vision.metrics.ost.metric.OSTCorrelation`` with its ``TFProbabilitiesClassifier``) in the reference
@@ -53,7 +58,7 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def make_data(path: Path, n_images: int, n_bins: int, n_features: int):
+def make_data(path: Path, n_images: int, n_bins: int, n_features: int, time_mapping=None):
     import numpy as np
 
     import make_ost_reference as reference
@@ -61,6 +66,13 @@ def make_data(path: Path, n_images: int, n_bins: int, n_features: int):
     starts = np.arange(70, 70 + 10 * n_bins, 10)
     ids, labels, features, i1, ost = reference.synthetic(n_images, n_features, seed=7,
                                                          label_names=np.array(KAR2019_LABELS), time_bin_starts=starts)
+    if time_mapping:
+        from brainpipe.models.temporal import nearest_steps, parse_time_mapping
+
+        region_bins = parse_time_mapping({"time_mapping": {"IT": list(time_mapping)}})["IT"]
+        steps = nearest_steps(region_bins, [(start, start + 10) for start in starts])
+        source = {step: int(np.abs(starts - region_bins[step][0]).argmin()) for step in region_bins}
+        features = np.ascontiguousarray(features[:, :, [source[step] for step in steps]])
     np.savez(path, stimulus_ids=ids, labels=labels, features=features, target_i1=i1, target_ost=ost,
              time_bin_starts=starts)
 
@@ -140,6 +152,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--splits", type=int, default=10,
                         help="the first N of the metric's 10 splits (both sides), for large feature counts")
+    parser.add_argument("--time-mapping", type=int, nargs=3, metavar=("START", "MS_PER_STEP", "STEPS"),
+                        help="features of a temporal model with this CORnet-style time mapping (e.g. 100 100 2)")
     parser.add_argument("--reference-python", default=DEFAULT_REFERENCE)
     parser.add_argument("--skip-reference", action="store_true")
     parser.add_argument("--worker", nargs=2, metavar=("SIDE", "DATA"), help=argparse.SUPPRESS)
@@ -155,8 +169,9 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         for n_features in args.features:
             data = Path(folder) / f"ost_{n_features}.npz"
-            make_data(data, args.images, args.bins, n_features)
-            print(f"\n{args.images} images × {n_features} features × {args.bins} bins, {args.splits} splits")
+            make_data(data, args.images, args.bins, n_features, args.time_mapping)
+            mapped = f" (bins from time mapping {args.time_mapping})" if args.time_mapping else ""
+            print(f"\n{args.images} images × {n_features} features × {args.bins} bins{mapped}, {args.splits} splits")
             ours = run_side(sys.executable, "brainpipe", data, args.threads, args.splits)
             print(f"  brainpipe (numpy):      wall {ours['wall']:7.1f} s  cpu {ours['cpu']:7.1f} s  "
                   f"peak RSS {ours['rss_mib']:6.0f} MiB  score {ours['score']:.6f}  (load {load()})")

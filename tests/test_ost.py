@@ -165,6 +165,29 @@ def test_bins_are_visited_in_ascending_order(ref):
     np.testing.assert_allclose(one_at_a_time.per_split, a.per_split, atol=1e-12)
 
 
+def test_identical_bins_reuse_the_classifier(ref, monkeypatch):
+    """A model with fewer steps than bins (CORnet-S IT: 2 steps for 18 bins) repeats a bin's features: such a bin
+    reuses the earlier bin's d′ instead of training again, with the very numbers of training it again."""
+    small = slice(0, 150)
+    features = ref["features"][small].copy()
+    features[:, :, 1:4] = features[:, :, :1]  # bins 1-3 answer with bin 0's step, as a time mapping does
+    features[:, :, 6] = features[:, :, 5]
+    kwargs = dict(labels=ref["labels"][small], target_i1=ref["target_i1"][small], target_ost=ref["target_ost"][small],
+                  n_splits=2, stack_batch_bytes=1)
+    trained = []
+    real = ost.fit_predict
+    monkeypatch.setattr(ost, "fit_predict", lambda *a, **k: trained.append(len(a[0])) or real(*a, **k))
+    again = ost.ost_correlation(features, ref["time_bin_starts"], reuse_identical_bins=False, **kwargs)
+    n_again = len(trained)
+    trained.clear()
+    reused = ost.ost_correlation(features, ref["time_bin_starts"], **kwargs)
+    assert reused.per_split == again.per_split and reused.bins_used == again.bins_used
+    for a, b in zip(reused.predicted_osts, again.predicted_osts):
+        np.testing.assert_array_equal(a, b)
+    assert n_again - len(trained) == 2 * 4  # 2 splits × the 4 repeated bins (all visited: see bins_used)
+    assert min(again.bins_used) > 6
+
+
 def test_hit_and_last_rules():
     """Upstream's loop: last = the highest sub-threshold d′ before the hit (earliest of ties); NaN d′ or NaN
     threshold never hits nor counts as last."""

@@ -177,7 +177,8 @@ def _check(features, time_bin_starts, labels, target_i1, target_ost):
 
 def ost_correlation(features, time_bin_starts, labels, target_i1, target_ost, *, truths=None,
                     n_splits: int = N_SPLITS, test_size: float = TEST_SIZE, random_state: int = RANDOM_STATE,
-                    recipe: Recipe = RECIPE, stack_batch_bytes: int = 2 * 2 ** 20) -> OSTResult:
+                    recipe: Recipe = RECIPE, stack_batch_bytes: int = 2 * 2 ** 20,
+                    reuse_identical_bins: bool = True) -> OSTResult:
     """The OST metric (raw score; Kar2019-ost ceils it by dividing by .79 elsewhere).
 
     features: (presentation, neuroid, time_bin), rows in the target's order; time_bin_starts: one per bin (any
@@ -187,6 +188,10 @@ def ost_correlation(features, time_bin_starts, labels, target_i1, target_ost, *,
     Splits train side by side in stacks whose batches together hold at most ``stack_batch_bytes`` (small feature
     counts: several splits per numpy call; large ones: one split at a time, its batch still in cache for the
     backward pass). The numbers do not depend on it.
+    A time bin whose features equal an earlier bin's (a model with fewer steps than requested bins: CORnet-S IT
+    answers 18 bins with 2 steps) gets that bin's d′ without training again: the classifier is deterministic
+    (same initial weights, same batch order), so its output is the same; Brain-Score trains it again.
+    ``reuse_identical_bins=False`` trains every bin (the test that the reuse changes no number uses it).
     """
     features = _check(features, time_bin_starts, labels, target_i1, target_ost)
     labels = np.asarray(labels, dtype=object)
@@ -201,21 +206,27 @@ def ost_correlation(features, time_bin_starts, labels, target_i1, target_ost, *,
     lasts = [np.full((len(test), 2), np.nan) for _, test in splits]
     bins_used = [0] * len(splits)
     stack = max(1, int(stack_batch_bytes // (recipe.batch_size * features.shape[1] * 4)))
+    trained: dict[int, dict[int, np.ndarray]] = {}  # distinct bin → split → test d′ (for identical later bins)
     for b in order:
         open_splits = [k for k in range(len(splits)) if np.isnan(hits[k][:, 0]).any()]
         if not open_splits:
             break  # every image of every split has its hit: upstream stops a split's bins here
         bin_features = features[:, :, b]
-        for start in range(0, len(open_splits), stack):
-            group = open_splits[start:start + stack]
+        same = next((earlier for earlier in trained if reuse_identical_bins
+                     and np.array_equal(features[:, :, earlier], bin_features)), None)
+        dprimes = trained.setdefault(b if same is None else same, {})
+        to_train = [k for k in open_splits if k not in dprimes]  # an open split was open at the earlier bin too
+        for start in range(0, len(to_train), stack):
+            group = to_train[start:start + stack]
             probabilities, choices = fit_predict([bin_features[splits[k][0]] for k in group],
                                                  [labels[splits[k][0]] for k in group],
                                                  [bin_features[splits[k][1]] for k in group], recipe)
             for k, p, c in zip(group, probabilities, choices):
-                test = splits[k][1]
-                dprime = i1_dprimes(p, c, truths[test])
-                update_hits(hits[k], lasts[k], dprime, target_i1[test], float(time_bin_starts[b]))
-                bins_used[k] += 1
+                dprimes[k] = i1_dprimes(p, c, truths[splits[k][1]])
+        for k in open_splits:
+            test = splits[k][1]
+            update_hits(hits[k], lasts[k], dprimes[k], target_i1[test], float(time_bin_starts[b]))
+            bins_used[k] += 1
     predicted = [interpolate_osts(hits[k], lasts[k], target_i1[test]) for k, (_, test) in enumerate(splits)]
     per_split = [correlate(p, target_ost[test]) for p, (_, test) in zip(predicted, splits)]
     score, error = aggregate(per_split)

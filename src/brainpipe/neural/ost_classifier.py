@@ -237,8 +237,8 @@ def train_softmax(features: np.ndarray, codes: np.ndarray, n_classes: int, recip
         for batch in epoch:
             # gathered batch by batch (into one buffer), so the forward and backward pass find it in cache
             x, y = x_batch[:len(live), :len(batch)], onehot[:, batch]
-            for k in range(len(live)):
-                np.take(features[k], batch, axis=0, out=x[k])
+            for k in range(len(live)):  # mode "clip": the indices are valid, and numpy buffers ``out`` in "raise"
+                np.take(features[k], batch, axis=0, out=x[k], mode="clip")
             logits = np.matmul(x, w.transpose(0, 2, 1))
             logits += b[:, None, :]
             logits -= logits.max(axis=-1, keepdims=True)
