@@ -19,6 +19,13 @@ extraction):
    without a cache).
 
 The numbers of 2 and 3 are compared too (they must be equal within 1e-6).
+
+At real stimulus counts (the issue's figure): ``--real-size DIR`` first writes Brain-Score's real grids
+(tests/properties_fixtures.py ``real=True``: 3528 + 1152 + 2112 + 2304 + 450 + 1 = 9547 images, 672 pixels), serves
+them on 127.0.0.1 as the loopback test does, runs the workflow for the 22 benchmarks with ``alexnet_untrained``
+(torchvision's alexnet, seeded weights) into DIR/work, then prints the three figures on it::
+
+    nice .venv/bin/python perf/bench_properties.py --real-size /tmp/marques_real
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -121,12 +129,61 @@ def brainpipe_in_process(work: Path):
     return timings, results, peak
 
 
+def run_real_size(root: Path, size_px: int = 672):
+    """Real-count fixtures in ROOT/store, the workflow's 22 benchmarks for MODEL in ROOT/work (as
+    tests/test_marques2020_workflow.py runs them on the tiny grids)."""
+    import yaml
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from brainio_fixtures import local_http_server
+    from properties_fixtures import write_marques_store
+
+    started = time.perf_counter()
+    sums = write_marques_store(root / "store", real=True, size=size_px)
+    (root / "checksums.json").write_text(json.dumps(sums))
+    print(f"0. real-size fixtures written in {time.perf_counter() - started:.0f} s (load {load()})")
+    work = root / "work"
+    (work / "config").mkdir(parents=True, exist_ok=True)
+    identifiers = sorted(line.strip() for line in (REPO / "tests/data/brainscore_identifiers_2.4.2.txt")
+                         .read_text().splitlines() if line.startswith("Marques2020_"))
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config.update(models=[MODEL], benchmarks=identifiers, batch_size=32)
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    env.update(no_proxy="127.0.0.1,localhost", PYTHONPATH=str(REPO / "src"))
+    env.pop("BRAINPIPE_DATA_URL", None)
+    with local_http_server(root / "store") as server:
+        config["data"] = {"base_url": server.url, "cache_dir": str(root / "cache"), "local_files": {},
+                          "checksums_override": str(root / "checksums.json")}
+        (work / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        started = time.perf_counter()
+        subprocess.run([str(Path(sys.executable).parent / "snakemake"), "-s", str(REPO / "Snakefile"), "--cores", "2"],
+                       cwd=work, env=env, check=True, capture_output=True, text=True)
+    print(f"   workflow (fetch, place on screen, extraction, properties, 22 scores): "
+          f"{time.perf_counter() - started:.0f} s wall (load {load()})")
+
+
+def load():
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("kept", type=Path, help="folder kept by BRAINPIPE_KEEP_MARQUES (store/ and work/)")
+    parser.add_argument("kept", type=Path, nargs="?",
+                        help="folder kept by BRAINPIPE_KEEP_MARQUES (store/ and work/)")
+    parser.add_argument("--real-size", type=Path, metavar="DIR",
+                        help="first write the real-count fixtures and run the workflow into DIR, then measure it")
     parser.add_argument("--brainscore-python", default="/work/bsref/.venv/bin/python",
                         help="python of a venv with brainscore-vision 2.4.2 (BS_INSTALL_DEPENDENCIES=no)")
     args = parser.parse_args()
+    if args.real_size:
+        run_real_size(args.real_size)
+        args.kept = args.real_size
+    if args.kept is None:
+        parser.error("give the kept folder or --real-size DIR")
+    print(f"machine: {os.cpu_count()} CPUs, load {load()}")
     work = args.kept / "work"
     print("1. workflow jobs (Snakemake benchmark files; seconds summed over jobs, largest peak RSS in MB)")
     for name, (seconds, rss, jobs) in sorted(workflow_stages(work).items()):

@@ -11,6 +11,9 @@ fastest; grating sets of 12° at position 0.5°, the texture set (type, family, 
 Smaller than the real sets (**tiny grids**, unverified choices): 9 × 9 receptive-field positions (21 × 21 real),
 fewer spatial frequencies, sizes, orientations and phases, 3 texture families × 4 samples, 192-pixel images (672
 real); property values drawn uniformly inside the bins (NaN bandwidths for non-selective neurons).
+``real=True`` (perf/bench_properties.py ``--real-size``): the real grids of Brain-Score's marques_gen_stim.py
+(receptive field 21 × 21 positions × 4 orientations × 2 phases = 3528, orientation 1152, spatial frequency 2112,
+size 2304, 15 texture families × 15 samples × 2 types = 450, blank 1), the pixels still this module's gratings.
 """
 
 from __future__ import annotations
@@ -78,13 +81,13 @@ def grating(y, x, radius, sf, orientation, phase, contrast=1.0, degrees=DEGREES,
     return np.where(inside, 0.5 + 0.5 * contrast * carrier, 0.5)
 
 
-def _grating_set(rows, degrees=DEGREES):
+def _grating_set(rows, degrees=DEGREES, size=SIZE_PX):
     columns = ("position_y", "position_x", "contrast", "radius", "spatial_frequency", "orientation", "phase")
     table = pd.DataFrame([dict(zip(columns, map(float, r))) for r in rows], columns=columns)
     pngs, ids = {}, []
     for row in table.itertuples():
         pixels = grating(row.position_y, row.position_x, row.radius, row.spatial_frequency, row.orientation,
-                         row.phase, row.contrast, degrees)
+                         row.phase, row.contrast, degrees, size)
         data = _png_bytes(np.round(np.repeat(pixels[..., None], 3, axis=2) * 255).astype(np.uint8))
         ids.append(_sha1(data)[:16] + f"{row.Index:05d}")
         pngs[ids[-1] + ".png"] = data
@@ -94,10 +97,10 @@ def _grating_set(rows, degrees=DEGREES):
     return table, pngs
 
 
-def stimulus_sets():
-    """identifier -> (table, pngs) of the six Marques2020 sets, tiny grids in Brain-Score's order."""
+def stimulus_sets(real: bool = False, size: int = SIZE_PX):
+    """identifier -> (table, pngs) of the six Marques2020 sets, tiny (or real) grids in Brain-Score's order."""
     p, positions = POSITION, np.linspace(POSITION - 1.0, POSITION + 1.0, 9)
-    sets = {
+    sets = _real_grids(size) if real else {
         "Marques2020_receptive_field": _grating_set([(y, x, 1, 1 / 6 * 3, 3, o, ph) for y in positions
                                                      for x in positions for o in (0, 90) for ph in (0,)]),
         "Marques2020_orientation": _grating_set([(p, p, 1, mr / 2 / sf, sf, o, ph) for mr in (2, 3)
@@ -110,22 +113,42 @@ def stimulus_sets():
                                           for sf in SF[[8, 12]] for o in ORIENTATIONS[[0, 6]]
                                           for ph in (0, 90, 180, 270)]),
     }
-    blank = _png_bytes(np.full((SIZE_PX, SIZE_PX, 3), 128, dtype=np.uint8))
+    blank = _png_bytes(np.full((size, size, 3), 128, dtype=np.uint8))
     sets["Marques2020_blank"] = (pd.DataFrame({"image_id": ["blank"], "filename": ["blank.png"],
                                                "position_y": [p], "position_x": [p], "degrees": [DEGREES]}),
                                  {"blank.png": blank})
-    sets["FreemanZiemba2013_properties"] = _textures()
+    sets["FreemanZiemba2013_properties"] = _textures(15, 15, size=size) if real else _textures(size=size)
     return sets
 
 
-def _textures(families=3, samples=4, seed=0):
+def _real_grids(size):
+    """The four grating sets at Brain-Score's real parameters (marques_gen_stim.py: POS_rf, PHASE, RADIUS, ...)."""
+    p = POSITION
+    phases = np.linspace(0, 315, 8)
+    radii = np.logspace(-3 + 0.75, 4 - 0.75, 12, endpoint=True, base=2) / 2
+    positions = np.linspace(-2.5, 2.5, 21)
+    return {
+        "Marques2020_receptive_field": _grating_set([(y, x, 1, 1 / 6, 3, o, ph) for y in positions for x in positions
+                                                     for o in ORIENTATIONS[[0, 3, 6, 9]] for ph in phases[[0, 4]]],
+                                                    size=size),
+        "Marques2020_orientation": _grating_set([(p, p, 1, mr / 2 / sf, sf, o, ph) for mr in (2, 3, 4)
+                                                 for sf in SF[[4, 8, 12, 16]] for o in ORIENTATIONS for ph in phases],
+                                                size=size),
+        "Marques2020_spatial_frequency": _grating_set([(p, p, 1, r, sf, o, ph) for r in (0.75, 2.25) for sf in SF
+                                                       for o in ORIENTATIONS[::2] for ph in phases], size=size),
+        "Marques2020_size": _grating_set([(p, p, 1, r, sf, o, ph) for r in radii for sf in SF[[4, 8, 12, 16]]
+                                          for o in ORIENTATIONS[::2] for ph in phases], size=size),
+    }
+
+
+def _textures(families=3, samples=4, seed=0, size=SIZE_PX):
     rng = np.random.default_rng(seed)
     rows, pngs = [], {}
     for kind in ("noise", "texture"):  # sorted type levels: noise first
         for family in range(families):
             for sample in range(samples):
                 base = grating(POSITION, POSITION, 2.0, 1.0 + family, 45.0 * family, 90 * sample,
-                               degrees=TEXTURE_DEGREES)
+                               degrees=TEXTURE_DEGREES, size=size)
                 noise = rng.normal(0, 0.15 if kind == "texture" else 0.05, base.shape)
                 pixels = np.clip(base + (noise if kind == "texture" else 0) + (0 if kind == "texture" else noise), 0, 1)
                 data = _png_bytes(np.round(np.repeat(pixels[..., None], 3, axis=2) * 255).astype(np.uint8))
@@ -151,7 +174,7 @@ def property_assembly(identifier, seed=0):
     return assembly
 
 
-def write_marques_store(root) -> dict[str, str]:
+def write_marques_store(root, real: bool = False, size: int = SIZE_PX) -> dict[str, str]:
     """Write the six property assemblies and six stimulus sets under their object names; name -> sha1."""
     from pathlib import Path
 
@@ -162,7 +185,7 @@ def write_marques_store(root) -> dict[str, str]:
         name = "assy_" + identifier.replace(".", "_") + ".nc"
         write_netcdf(property_assembly(identifier, seed=sorted(PROPERTIES).index(identifier)), root / name)
         written.append(name)
-    for identifier, (table, pngs) in stimulus_sets().items():
+    for identifier, (table, pngs) in stimulus_sets(real, size).items():
         stem = "stimulus_" + identifier.replace(".", "_")
         write_stimulus_csv(table, root / f"{stem}.csv")
         write_zip(pngs, root / f"{stem}.zip")
