@@ -21,7 +21,8 @@ extraction):
 The numbers of 2 and 3 are compared too (they must be equal within 1e-6).
 
 At real stimulus counts (the issue's figure): ``--real-size DIR`` first writes Brain-Score's real grids
-(tests/properties_fixtures.py ``real=True``: 3528 + 1152 + 2112 + 2304 + 450 + 1 = 9547 images, 672 pixels), serves
+(tests/properties_fixtures.py ``real=True``: 3528 + 1152 + 2112 + 2304 + 450 + 1 = 9547 images, 672 pixels or
+``--size-px``), serves
 them on 127.0.0.1 as the loopback test does, runs the workflow for the 22 benchmarks with ``alexnet_untrained``
 (torchvision's alexnet, seeded weights) into DIR/work, then prints the three figures on it::
 
@@ -175,11 +176,13 @@ def main():
                         help="folder kept by BRAINPIPE_KEEP_MARQUES (store/ and work/)")
     parser.add_argument("--real-size", type=Path, metavar="DIR",
                         help="first write the real-count fixtures and run the workflow into DIR, then measure it")
+    parser.add_argument("--size-px", type=int, default=672,
+                        help="image size of the real-count fixtures (Brain-Score's 672; the model sees 224 either way)")
     parser.add_argument("--brainscore-python", default="/work/bsref/.venv/bin/python",
                         help="python of a venv with brainscore-vision 2.4.2 (BS_INSTALL_DEPENDENCIES=no)")
     args = parser.parse_args()
     if args.real_size:
-        run_real_size(args.real_size)
+        run_real_size(args.real_size, args.size_px)
         args.kept = args.real_size
     if args.kept is None:
         parser.error("give the kept folder or --real-size DIR")
