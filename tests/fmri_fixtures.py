@@ -1,4 +1,4 @@
-"""Stand-ins for the Hebart2023_fmri (THINGS fMRI) data files, in the formats Brain-Score's packaging script
+"""Stand-ins for the Hebart2023_fmri (THINGS fMRI) and Papale2025 (THINGS TVSD) data files, in the formats Brain-Score's packaging script
 writes, under the real object names.
 
 What is copied from the real data (brain-score/vision brainscore_vision/data/hebart2023_fmri/data_packaging/
@@ -127,8 +127,69 @@ def hebart2023_fmri_store(root, n_train: int = 120, n_test: int = 20, seed: int 
     return {name: bf._sha1((root / name).read_bytes()) for name in names}
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Papale2025 (THINGS TVSD: multi-unit activity of two macaques; brain-score/vision brainscore_vision/data/papale2025/
+# data_packaging/package_papale2025.py ``get_neuroid_assembly``, data/papale2025/test.py): object names
+# ``assy_THINGS_TVSD_{train,test}_Assembly.nc`` / ``stimulus_THINGS_TVSD_{train,test}_Stimuli``; presentations
+# image × repetition in the stimulus set's order (the recordings' log order, not sorted), repetitions consecutive
+# (train 1, test 30); neuroids subject by subject (monkeyF, monkeyN) and region by region (V1, V4, IT), with
+# ``neuroid_id`` counted within each subject and per-electrode ``SNR``, ``SNR_max``, ``reliability`` (0–1; Brain-Score
+# scores electrodes above 0.3) and ``oracle``; normalised MUA as recorded (not z-scored here). Unverified beyond the
+# THINGS notes above: the metadata values, image format and counts (120 / 20 images, 8 electrodes per monkey and
+# region here; 22248 / 100 images and 2048 electrodes in the real files).
+
+PAPALE_SUBJECTS = ("monkeyF", "monkeyN")
+PAPALE_REGIONS = ("V1", "V4", "IT")
+
+
+def papale2025_store(root, n_train: int = 120, n_test: int = 20, seed: int = 0) -> dict[str, str]:
+    """Write the Papale2025 train/test assemblies and stimulus sets into ``root``; object name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    splits = _images(n_train, n_test, seed + 41)
+    rng = np.random.default_rng(seed + 42)
+    rows = []
+    for subject in PAPALE_SUBJECTS:
+        for k in range(len(PAPALE_REGIONS) * 8):
+            reliable = k % 4 != 1
+            rows.append({"subject": subject, "region": PAPALE_REGIONS[k // 8], "neuroid_id": k,
+                         "SNR": float(rng.uniform(1, 8)), "SNR_max": float(rng.uniform(5, 15)),
+                         "reliability": float(rng.uniform(0.35, 0.9) if reliable else rng.uniform(0.0, 0.28)),
+                         "oracle": float(rng.uniform(0.2, 0.95))})
+    electrodes = pd.DataFrame(rows)
+    weights = rng.normal(size=(splits["train"][2].shape[1], len(electrodes)))
+    noise = np.where(electrodes["reliability"].to_numpy() > 0.3, rng.uniform(0.8, 2.5, len(electrodes)), 6.0)
+    names = []
+    for split, repetitions in (("train", 1), ("test", 30)):
+        stimuli, pngs, features = splits[split]
+        order = rng.permutation(len(stimuli))  # the log's order
+        stimuli, features = stimuli.iloc[order].reset_index(drop=True), features[order]
+        signal = features @ weights
+        signal = (signal - signal.mean(axis=0)) / signal.std(axis=0)
+        trials = 1.0 + 0.5 * signal[:, None, :] + 0.5 * noise * rng.normal(
+            size=(len(stimuli), repetitions, len(electrodes)))
+        values = trials.reshape(len(stimuli) * repetitions, len(electrodes))
+        coords = {"stimulus_id": ("presentation", np.repeat(stimuli["stimulus_id"].to_numpy(), repetitions)),
+                  "stimulus_label": ("presentation", np.repeat(stimuli["label"].to_numpy(), repetitions)),
+                  "object_name": ("presentation", np.repeat(stimuli["object_name"].to_numpy(), repetitions)),
+                  "stimulus_label_idx": ("presentation", np.repeat(stimuli["label_idx"].to_numpy(), repetitions)),
+                  "repetition": ("presentation", np.tile(np.arange(repetitions), len(stimuli)))}
+        coords.update({column: ("neuroid", electrodes[column].to_numpy())
+                       for column in ("region", "subject", "neuroid_id", "SNR", "SNR_max", "reliability", "oracle")})
+        coords["time_bin_start"] = ("time_bin", np.array([70], dtype=np.int64))
+        coords["time_bin_end"] = ("time_bin", np.array([170], dtype=np.int64))
+        stem = f"THINGS_TVSD_{split}"
+        assembly = xr.DataArray(values[:, :, None], dims=("presentation", "neuroid", "time_bin"),
+                                coords=bf._plain(coords), name=f"{stem}_Assembly")
+        bf.write_stimulus_csv(stimuli, root / f"stimulus_{stem}_Stimuli.csv")
+        bf.write_zip(pngs, root / f"stimulus_{stem}_Stimuli.zip")
+        bf.write_netcdf(assembly, root / f"assy_{stem}_Assembly.nc")
+        names += [f"stimulus_{stem}_Stimuli.csv", f"stimulus_{stem}_Stimuli.zip", f"assy_{stem}_Assembly.nc"]
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}
+
+
 if __name__ == "__main__":  # python tests/fmri_fixtures.py OUT_DIR: write the store (for the reference)
     import json
     import sys
 
-    print(json.dumps(hebart2023_fmri_store(sys.argv[1]), indent=1))
+    print(json.dumps({**hebart2023_fmri_store(sys.argv[1]), **papale2025_store(sys.argv[1])}, indent=1))

@@ -1,4 +1,4 @@
-"""Hebart2023_fmri: a ridge / ridgecv mapping fitted on a train data set and scored on a test data set, per
+"""Hebart2023_fmri and Papale2025: a ridge / ridgecv mapping fitted on a train data set and scored on a test data set, per
 subject (Brain-Score's TrainTestNeuralBenchmark with alpha_coord='subject'): declarations, the fit and the
 per-subject ceiling against independent implementations (scikit-learn, scipy), and the end-to-end fidelity check.
 
@@ -54,6 +54,28 @@ def test_hebart2023_fmri_declaration_follows_brainscore():
     assert family.stimulus_sets == {"THINGS_fMRI_train_Stimuli", "THINGS_fMRI_test_Stimuli"}
     with pytest.raises(ValueError, match="is not declared by Hebart2023_fmri"):
         registry.benchmark("Hebart2023_fmri.V1-pls")
+
+
+def test_papale2025_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/papale2025/benchmark.py and data/papale2025/__init__.py."""
+    registry = benchmarks.builtin()
+    family = registry.families["Papale2025"]
+    assert sorted(i for i in registry.identifiers() if i.startswith("Papale2025.")) == sorted(
+        f"Papale2025.{r}-{m}" for r in ("V1", "V4", "IT") for m in ("ridge", "ridgecv"))
+    assert (family.visual_degrees, family.number_of_trials, family.time_window) == (18, 1, (70, 170))
+    assert family.neuroid_filter == (("reliability", 0.3),) and family.subject_coord == "subject"
+    assert (family.dataset, family.train_dataset) == ("Papale2025_test", "Papale2025_train")
+    benchmark = registry.benchmark("Papale2025.V4-ridgecv")
+    assert (benchmark.version, benchmark.parent, benchmark.n_folds) == (3, "V4", 1)
+    assert family.bibtex_key == "papale_extensive_2025"
+    catalog = default_catalog()
+    assert catalog.assembly("Papale2025_train").file.sha1 == "97e3e9ed2280441a30fa5c33e8537db1b45a9da8"
+    assert catalog.assembly("Papale2025_test").file.sha1 == "685025f67e90006e775ac153e8e0007e35b62bbc"
+    stimuli = catalog.stimulus_set("THINGS_TVSD_test_Stimuli")
+    assert (stimuli.csv.sha1, stimuli.zip.sha1) == ("b08c1c560f008cf3fb2982c22c881ea8ffce0410",
+                                                    "dfd6e8769414505afbf51de3ab207cb7a3cf49d6")
+    assert stimuli.zip.url.endswith("Papale2025/stimulus_THINGS_TVSD_test_Stimuli.zip?versionId="
+                                    "AGNDfuS5nyIjTuXrM4hWFze.sWM9py2Z")
 
 
 def _data(seed=0, n_train=40, n_test=12, features=60, neuroids=9):
@@ -146,12 +168,17 @@ def test_subject_scores_average_the_ceiled_subjects():
         subject_scores({**per_subject, "03": {"raw": 0.1}}, ceilings)
 
 
+STORES = {"Hebart2023_fmri": fmri_fixtures.hebart2023_fmri_store, "Papale2025": fmri_fixtures.papale2025_store}
+
+
 def test_fixture_files_are_the_ones_the_reference_ran_on(tmp_path):
-    assert fmri_fixtures.hebart2023_fmri_store(tmp_path) == REFERENCE["fixture_sha1"]
+    sums = {name: sha1 for store in STORES.values() for name, sha1 in store(tmp_path).items()}
+    assert sums == REFERENCE["fixture_sha1"]
 
 
 @pytest.mark.slow
-def test_workflow_matches_brainscore_on_fixture(tmp_path):
+@pytest.mark.parametrize("family", sorted(STORES))
+def test_workflow_matches_brainscore_on_fixture(tmp_path, family):
     import torch
 
     from brainpipe.models._torchvision import import_torchvision
@@ -159,7 +186,8 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path):
     from test_real_data_workflow import snakemake, write_checksums, write_config
 
     root = tmp_path / "store"
-    sums = fmri_fixtures.hebart2023_fmri_store(root)
+    sums = STORES[family](root)
+    identifiers = [i for i in IDENTIFIERS if i.startswith(f"{family}.")]
     weights = tmp_path / "alexnet-seed0.pth"
     torch.manual_seed(0)
     state = import_torchvision().models.alexnet(weights=None).state_dict()
@@ -168,15 +196,16 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     local = {name: str(root / name) for name in sums}  # THINGS stimuli are built locally (Brain-Score's note)
-    config = write_config(tmp_path, IDENTIFIERS, dict(local_files=local, checksums_override=str(
+    config = write_config(tmp_path, identifiers, dict(local_files=local, checksums_override=str(
         write_checksums(tmp_path, sums))), weights_file=weights)
-    run = snakemake(work, config, [f"results/alexnet/{identifier}.json" for identifier in IDENTIFIERS])
+    run = snakemake(work, config, [f"results/alexnet/{identifier}.json" for identifier in identifiers])
     assert run.returncode == 0, run.stderr[-5000:]
     delta = 0.0
-    for identifier in IDENTIFIERS:
+    for identifier in identifiers:
         ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
         theirs = REFERENCE["benchmarks"][identifier]
-        assert ours["n_folds"] == 1 and set(ours["per_subject"]) == {"01", "02", "03"}
+        subjects = {"Hebart2023_fmri": {"01", "02", "03"}, "Papale2025": {"monkeyF", "monkeyN"}}[family]
+        assert ours["n_folds"] == 1 and set(ours["per_subject"]) == subjects
         for key in ("raw", "ceiling", "score"):
             # ≤1e-5 for the split-half ceiling; the fits run in float32 in Brain-Score (scikit-learn keeps the
             # activations' dtype) and in float64 from the Gram here: 1e-4 on raw and score
@@ -184,4 +213,4 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path):
                 identifier, key, ours[key], theirs[key])
             delta = max(delta, abs(ours[key] - theirs[key]))
     size = sum((root / name).stat().st_size for name in sums) / 2 ** 20
-    print(f"\nHebart2023_fmri: {len(IDENTIFIERS)} identifiers, max |Δ| {delta:.1e}, fixture {size:.1f} MiB")
+    print(f"\n{family}: {len(identifiers)} identifiers, max |Δ| {delta:.1e}, fixture {size:.1f} MiB")

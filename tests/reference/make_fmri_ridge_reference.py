@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Brain-Score 2.4.2's own fMRI train/test ridge benchmarks run on tests/fmri_fixtures.py's files and a seeded
+"""Brain-Score 2.4.2's own train/test ridge benchmarks (Hebart2023_fmri, Papale2025) run on tests/fmri_fixtures.py's files and a seeded
 alexnet: the fixture tests/data/fmri_ridge_reference.json of tests/test_fmri_ridge.py.
 
 Run with brainpipe's venv (it writes the fixture files and the weights), pointing it at the reference venv that has
@@ -31,6 +31,7 @@ OUT = REPO / "tests" / "data" / "fmri_ridge_reference.json"
 
 BENCHMARKS = [f"Hebart2023_fmri.{region}-{metric}" for metric in ("ridge", "ridgecv")
               for region in ("V1", "V2", "V4", "IT")]
+BENCHMARKS += [f"Papale2025.{region}-{metric}" for metric in ("ridge", "ridgecv") for region in ("V1", "V4", "IT")]
 
 
 def _neural_reference():
@@ -44,7 +45,6 @@ def _neural_reference():
 
 def main():
     import fmri_fixtures
-    import neural_family_fixtures
 
     neural = _neural_reference()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -56,7 +56,8 @@ def main():
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
-        sums = fmri_fixtures.hebart2023_fmri_store(scratch / "store")
+        sums = {**fmri_fixtures.hebart2023_fmri_store(scratch / "store"),
+                **fmri_fixtures.papale2025_store(scratch / "store")}
         weights = neural.seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
         result = {}
@@ -75,18 +76,25 @@ def main():
             results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
             results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
             print(identifier, results[identifier], flush=True)
-        summary = {
-            "what": "Brain-Score 2.4.2's fMRI train/test ridge benchmarks on tests/fmri_fixtures.py's files (seed 0) "
-                    "with alexnet, torch.manual_seed(0) weights; see tests/reference/make_fmri_ridge_reference.py",
-            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_fmri_ridge_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
-            "fixture_sha1": sums,
-            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
-            "versions": result.get("versions") or previous.get("versions"),
-            "benchmarks": dict(sorted(results.items())),
-        }
-    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+            write(args.out, sums, weights, result, previous, results)
+
+
+def write(out, sums, weights, result, previous, results):
+    """The reference JSON so far (written after every benchmark: a long run keeps what it computed)."""
+    import neural_family_fixtures
+
+    summary = {
+        "what": "Brain-Score 2.4.2's train/test ridge benchmarks on tests/fmri_fixtures.py's files (seed 0) "
+                "with alexnet, torch.manual_seed(0) weights; see tests/reference/make_fmri_ridge_reference.py",
+        "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_fmri_ridge_reference.py "
+                   "--brainscore-python /work/bsref/.venv/bin/python "
+                   "--runner PATH/TO/brainscore_reference.py",
+        "fixture_sha1": sums,
+        "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
+        "versions": result.get("versions") or previous.get("versions"),
+        "benchmarks": dict(sorted(results.items())),
+    }
+    out.write_text(json.dumps(summary, indent=1) + "\n")
 
 
 if __name__ == "__main__":
