@@ -1,5 +1,5 @@
-"""Stand-ins for the Hebart2023_fmri (THINGS fMRI) and Papale2025 (THINGS TVSD) data files, in the formats Brain-Score's packaging script
-writes, under the real object names.
+"""Stand-ins for the Hebart2023_fmri (THINGS fMRI), Papale2025 (THINGS TVSD) and Gifford2022 (THINGS EEG2)
+data files, in the formats Brain-Score's packaging scripts write, under the real object names.
 
 What is copied from the real data (brain-score/vision brainscore_vision/data/hebart2023_fmri/data_packaging/
 package_hebart2023fmri.py ``get_neuroid_assembly`` / ``get_stimulus_set`` and data/hebart2023_fmri/test.py):
@@ -188,8 +188,66 @@ def papale2025_store(root, n_train: int = 120, n_test: int = 20, seed: int = 0) 
     return {name: bf._sha1((root / name).read_bytes()) for name in names}
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Gifford2022 (THINGS EEG2; brain-score/vision brainscore_vision/data/gifford2022/data_packaging/package_gifford2022.py
+# ``get_neuroid_assembly``): object names ``assy_THINGS_EEG2_{train,test}_Assembly.nc`` /
+# ``stimulus_THINGS_EEG2_{train,test}_Stimuli``; dims (presentation, neuroid, time_bin) with 100 time points from
+# -0.2 s, ``time_bin_start`` rounded to 0.01 s and ``time_bin_end`` the next start (0.8 for the last); presentations
+# image × repetition, repetitions consecutive (train 4, test 80); neuroids subject by subject (``sub-01``, ...) with
+# ``subject``, ``neuroid_id`` (0..channels-1 within each subject) and ``channel``, no ``region``; each subject's
+# responses z-scored per electrode and time point over all its trials. Unverified beyond the THINGS notes above: the
+# value dtype (float32 here), channel names, the numbers (2 subjects × 3 electrodes, 60 / 12 images here; 10 × 17,
+# 16540 / 200 in the real files).
+
+GIFFORD_SUBJECTS = ("sub-01", "sub-02")
+GIFFORD_CHANNELS = ("O1", "Oz", "O2")
+
+
+def gifford2022_store(root, n_train: int = 60, n_test: int = 12, seed: int = 0) -> dict[str, str]:
+    """Write the Gifford2022 train/test assemblies and stimulus sets into ``root``; object name -> sha1."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    splits = _images(n_train, n_test, seed + 51)
+    rng = np.random.default_rng(seed + 52)
+    times = np.round(np.arange(100) * 0.01 - 0.2, 2)
+    ends = np.round(np.append(times[1:], [0.8]), 2)
+    profiles = np.stack([np.exp(-((times - centre) / 0.15) ** 2) for centre in (0.15, 0.4)])  # (2, time)
+    n_channels = len(GIFFORD_CHANNELS)
+    weights = rng.normal(size=(len(GIFFORD_SUBJECTS), 2, splits["train"][2].shape[1], n_channels))
+    names = []
+    for split, repetitions in (("train", 4), ("test", 80)):
+        stimuli, pngs, features = splits[split]
+        blocks = []
+        for s in range(len(GIFFORD_SUBJECTS)):
+            readout = [features @ weights[s, k] for k in range(2)]
+            signal = sum(((r - r.mean(axis=0)) / r.std(axis=0))[:, :, None] * profiles[k]
+                         for k, r in enumerate(readout))  # (image, channel, time)
+            trials = signal[:, None] + 1.0 * rng.normal(size=(len(stimuli), repetitions, n_channels, len(times)))
+            trials = (trials - trials.mean(axis=(0, 1))) / trials.std(axis=(0, 1))
+            blocks.append(trials.reshape(len(stimuli) * repetitions, n_channels, len(times)))
+        values = np.concatenate(blocks, axis=1).astype(np.float32)
+        coords = {"stimulus_id": ("presentation", np.repeat(stimuli["stimulus_id"].to_numpy(), repetitions)),
+                  "stimulus_label": ("presentation", np.repeat(stimuli["label"].to_numpy(), repetitions)),
+                  "object_name": ("presentation", np.repeat(stimuli["object_name"].to_numpy(), repetitions)),
+                  "stimulus_label_idx": ("presentation", np.repeat(stimuli["label_idx"].to_numpy(), repetitions)),
+                  "repetition": ("presentation", np.tile(np.arange(repetitions), len(stimuli))),
+                  "subject": ("neuroid", np.repeat(GIFFORD_SUBJECTS, n_channels)),
+                  "neuroid_id": ("neuroid", np.tile(np.arange(n_channels), len(GIFFORD_SUBJECTS))),
+                  "channel": ("neuroid", np.tile(GIFFORD_CHANNELS, len(GIFFORD_SUBJECTS))),
+                  "time_bin_start": ("time_bin", times), "time_bin_end": ("time_bin", ends)}
+        stem = f"THINGS_EEG2_{split}"
+        assembly = xr.DataArray(values, dims=("presentation", "neuroid", "time_bin"), coords=bf._plain(coords),
+                                name=f"{stem}_Assembly")
+        bf.write_stimulus_csv(stimuli, root / f"stimulus_{stem}_Stimuli.csv")
+        bf.write_zip(pngs, root / f"stimulus_{stem}_Stimuli.zip")
+        bf.write_netcdf(assembly, root / f"assy_{stem}_Assembly.nc")
+        names += [f"stimulus_{stem}_Stimuli.csv", f"stimulus_{stem}_Stimuli.zip", f"assy_{stem}_Assembly.nc"]
+    return {name: bf._sha1((root / name).read_bytes()) for name in names}
+
+
 if __name__ == "__main__":  # python tests/fmri_fixtures.py OUT_DIR: write the store (for the reference)
     import json
     import sys
 
-    print(json.dumps({**hebart2023_fmri_store(sys.argv[1]), **papale2025_store(sys.argv[1])}, indent=1))
+    print(json.dumps({**hebart2023_fmri_store(sys.argv[1]), **papale2025_store(sys.argv[1]),
+                      **gifford2022_store(sys.argv[1])}, indent=1))

@@ -1,4 +1,4 @@
-"""Hebart2023_fmri and Papale2025: a ridge / ridgecv mapping fitted on a train data set and scored on a test data set, per
+"""Hebart2023_fmri, Papale2025 and Gifford2022: a ridge / ridgecv mapping fitted on a train data set and scored on a test data set, per
 subject (Brain-Score's TrainTestNeuralBenchmark with alpha_coord='subject'): declarations, the fit and the
 per-subject ceiling against independent implementations (scikit-learn, scipy), and the end-to-end fidelity check.
 
@@ -76,6 +76,52 @@ def test_papale2025_declaration_follows_brainscore():
                                                     "dfd6e8769414505afbf51de3ab207cb7a3cf49d6")
     assert stimuli.zip.url.endswith("Papale2025/stimulus_THINGS_TVSD_test_Stimuli.zip?versionId="
                                     "AGNDfuS5nyIjTuXrM4hWFze.sWM9py2Z")
+
+
+def test_gifford2022_declaration_follows_brainscore():
+    """brain-score/vision benchmarks/gifford2022/benchmark.py and data/gifford2022/__init__.py."""
+    import numpy as np
+
+    registry = benchmarks.builtin()
+    family = registry.families["Gifford2022"]
+    assert sorted(i for i in registry.identifiers() if i.startswith("Gifford2022.")) == [
+        "Gifford2022.IT-ridge", "Gifford2022.IT-ridgecv"]
+    assert (family.visual_degrees, family.number_of_trials, family.time_points) == (7, 1, (0.0, 0.59, 60))
+    assert family.neuroid_filter == () and family.subject_coord == "subject" and dict(family.coords) == {
+        "region": "=IT"}
+    expected = [0.01, 0.1, 0.5, 1.0, 10, 50, 100, 500, 1000, 5000, *np.linspace(1e4, 1e5, 4, endpoint=False),
+                *np.linspace(1e5, 1e6, 4, endpoint=False), *np.linspace(1e6, 1e7, 5)]  # REDUCED_ALPHA_LIST
+    np.testing.assert_array_equal(family.alphas, expected)
+    benchmark = registry.benchmark("Gifford2022.IT-ridgecv")
+    assert (benchmark.version, benchmark.parent, benchmark.n_folds) == (3, "IT", 1)
+    assert family.bibtex_key == "gifford_large_2022"
+    catalog = default_catalog()
+    assert catalog.assembly("Gifford2022_train").file.sha1 == "412002748b9fd4e61a279b4eb481964e9b309b5e"
+    assert catalog.assembly("Gifford2022_test").file.sha1 == "8103ade9df6161566d885e9265ee62e0130b588b"
+    assert catalog.stimulus_set("THINGS_EEG2_train_Stimuli").zip.sha1 == "a46d5476b3caef89b481bdf50c70ecd9cac28fa4"
+
+
+def test_time_points_become_neuroids_as_brainscore_flattens_them():
+    """brain-score/vision benchmark_helpers/neural_common.py flatten_timebins_into_neuroids after
+    ``sel(time_bin=slice(0, 0.59))``: electrode-major, the electrode's coordinates repeated, one bin."""
+    from brainpipe.data.time_points import time_points_as_neuroids
+
+    times = np.round(np.arange(100) * 0.01 - 0.2, 2)
+    values = np.arange(3 * 2 * 100, dtype=np.float32).reshape(3, 2, 100)
+    data = xr.DataArray(values, dims=("presentation", "neuroid", "time_bin"),
+                        coords={"stimulus_id": ("presentation", ["a", "b", "c"]),
+                                "subject": ("neuroid", ["sub-01", "sub-01"]), "neuroid_id": ("neuroid", [0, 1]),
+                                "channel": ("neuroid", ["O1", "Oz"]), "time_bin_start": ("time_bin", times),
+                                "time_bin_end": ("time_bin", np.round(np.append(times[1:], 0.8), 2))})
+    flat = time_points_as_neuroids(data, 0.0, 0.59, 60)
+    assert flat.sizes == {"presentation": 3, "neuroid": 120, "time_bin": 1}
+    np.testing.assert_array_equal(flat.values[:, :60, 0], values[:, 0, 20:80])
+    np.testing.assert_array_equal(flat.values[:, 60:, 0], values[:, 1, 20:80])
+    assert list(flat["channel"].values[58:62]) == ["O1", "O1", "Oz", "Oz"]
+    assert flat["neuroid_id"].values[61] == "sub-01_1_t10" and flat["recording_time"].values[61] == 0.01
+    assert (int(flat["time_bin_start"][0]), int(flat["time_bin_end"][0])) == (0, 600)
+    with pytest.raises(ValueError, match="61 time bins start within 0.0–0.6, expected 60"):
+        time_points_as_neuroids(data, 0.0, 0.6, 60)
 
 
 def _data(seed=0, n_train=40, n_test=12, features=60, neuroids=9):
@@ -168,7 +214,8 @@ def test_subject_scores_average_the_ceiled_subjects():
         subject_scores({**per_subject, "03": {"raw": 0.1}}, ceilings)
 
 
-STORES = {"Hebart2023_fmri": fmri_fixtures.hebart2023_fmri_store, "Papale2025": fmri_fixtures.papale2025_store}
+STORES = {"Hebart2023_fmri": fmri_fixtures.hebart2023_fmri_store, "Papale2025": fmri_fixtures.papale2025_store,
+          "Gifford2022": fmri_fixtures.gifford2022_store}
 
 
 def test_fixture_files_are_the_ones_the_reference_ran_on(tmp_path):
@@ -204,7 +251,8 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path, family):
     for identifier in identifiers:
         ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
         theirs = REFERENCE["benchmarks"][identifier]
-        subjects = {"Hebart2023_fmri": {"01", "02", "03"}, "Papale2025": {"monkeyF", "monkeyN"}}[family]
+        subjects = {"Hebart2023_fmri": {"01", "02", "03"}, "Papale2025": {"monkeyF", "monkeyN"},
+                    "Gifford2022": {"sub-01", "sub-02"}}[family]
         assert ours["n_folds"] == 1 and set(ours["per_subject"]) == subjects
         for key in ("raw", "ceiling", "score"):
             # ≤1e-5 for the split-half ceiling; the fits run in float32 in Brain-Score (scikit-learn keeps the

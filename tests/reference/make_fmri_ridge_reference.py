@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Brain-Score 2.4.2's own train/test ridge benchmarks (Hebart2023_fmri, Papale2025) run on tests/fmri_fixtures.py's files and a seeded
+"""Brain-Score 2.4.2's own train/test ridge benchmarks (Hebart2023_fmri, Papale2025, Gifford2022) run
+on tests/fmri_fixtures.py's files and a seeded
 alexnet: the fixture tests/data/fmri_ridge_reference.json of tests/test_fmri_ridge.py.
 
 Run with brainpipe's venv (it writes the fixture files and the weights), pointing it at the reference venv that has
@@ -32,6 +33,7 @@ OUT = REPO / "tests" / "data" / "fmri_ridge_reference.json"
 BENCHMARKS = [f"Hebart2023_fmri.{region}-{metric}" for metric in ("ridge", "ridgecv")
               for region in ("V1", "V2", "V4", "IT")]
 BENCHMARKS += [f"Papale2025.{region}-{metric}" for metric in ("ridge", "ridgecv") for region in ("V1", "V4", "IT")]
+BENCHMARKS += ["Gifford2022.IT-ridge", "Gifford2022.IT-ridgecv"]
 
 
 def _neural_reference():
@@ -57,7 +59,8 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         sums = {**fmri_fixtures.hebart2023_fmri_store(scratch / "store"),
-                **fmri_fixtures.papale2025_store(scratch / "store")}
+                **fmri_fixtures.papale2025_store(scratch / "store"),
+                **fmri_fixtures.gifford2022_store(scratch / "store")}
         weights = neural.seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
         result = {}

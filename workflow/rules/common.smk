@@ -75,6 +75,8 @@ def get_model(name):
 
 
 def timing(benchmark):
+    if benchmark.family.time_points:  # time points scored as neuroids (train_test.smk: prepare_time_points)
+        return "points"
     return "temporal" if benchmark.kind == "temporal" else "static"
 
 

@@ -55,3 +55,24 @@ rule fit_train_test:
         "logs/fit_train_test/{model}/{benchmark}/{layer}.log",
     script:
         "../scripts/fit_train_test.py"
+
+
+rule prepare_time_points:
+    input:
+        "resources/assemblies/{dataset}.nc",
+    output:
+        target="results/assemblies/{dataset}/{region}-points/target.nc",
+        repetitions="results/assemblies/{dataset}/{region}-points/repetitions.nc",
+    params:
+        code=library_code("data/time_points", "data/assembly"),
+        time_points=lambda wildcards: list(family_of_dataset(wildcards.dataset).time_points),
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/prepare_time_points/{dataset}/{region}.tsv"
+    log:
+        "logs/prepare_time_points/{dataset}/{region}.log",
+    script:
+        "../scripts/prepare_time_points.py"

@@ -186,6 +186,9 @@ class Family:
     train_dataset: str | None = None
     train_stimulus_set: str | None = None
     alphas: tuple | None = None
+    # (start, stop, expected): an EEG file's time bins starting within [start, stop] (the file's unit), exactly
+    # ``expected`` of them, each scored as a neuroid of its own (Gifford2022; brainpipe.data.time_points)
+    time_points: tuple | None = None
 
     @property
     def is_behavioural(self):
