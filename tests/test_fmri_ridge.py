@@ -253,10 +253,9 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path, family):
                     "Gifford2022": {"sub-01", "sub-02"}}[family]
         assert ours["n_folds"] == 1 and set(ours["per_subject"]) == subjects
         for key in ("raw", "ceiling", "score"):
-            # ≤1e-5 for the split-half ceiling; the fits run in float32 in Brain-Score (scikit-learn keeps the
-            # activations' dtype) and in float64 from the Gram here: 1e-4 on raw and score
-            assert ours[key] == pytest.approx(theirs[key], abs=1e-5 if key == "ceiling" else 1e-4), (
-                identifier, key, ours[key], theirs[key])
+            # Brain-Score's fits run in float32 (scikit-learn keeps the activations' dtype), brainpipe's in float64
+            # from the Gram matrix: up to 3e-6 apart on these fixtures (Papale2025), within the neural 1e-5
+            assert ours[key] == pytest.approx(theirs[key], abs=1e-5), (identifier, key, ours[key], theirs[key])
             delta = max(delta, abs(ours[key] - theirs[key]))
     size = sum((root / name).stat().st_size for name in sums) / 2 ** 20
     print(f"\n{family}: {len(identifiers)} identifiers, max |Δ| {delta:.1e}, fixture {size:.1f} MiB")
