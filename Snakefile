@@ -56,6 +56,7 @@ include: "workflow/rules/behaviour.smk"
 include: "workflow/rules/ceiling.smk"
 include: "workflow/rules/gram.smk"
 include: "workflow/rules/fit_fold.smk"
+include: "workflow/rules/train_test.smk"  # fixed train/test designs in two data sets
 include: "workflow/rules/score.smk"
 include: "workflow/rules/common_properties.smk"
 include: "workflow/rules/properties.smk"

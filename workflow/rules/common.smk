@@ -75,6 +75,8 @@ def get_model(name):
 
 
 def timing(benchmark):
+    if benchmark.family.time_points:  # time points scored as neuroids (train_test.smk: prepare_time_points)
+        return "points"
     return "temporal" if benchmark.kind == "temporal" else "static"
 
 
@@ -253,7 +255,21 @@ def fold_source(wildcards):
 
 def fold_files(wildcards):
     b = get_benchmark(wildcards.benchmark)
+    if b.family.train_dataset:  # one fit on a train data set, scored on the test one (train_test.smk)
+        return ["results/{model}/{benchmark}/layers/{layer}/train_test.json".format(**wildcards)]
     return expand("results/{{model}}/{{benchmark}}/layers/{{layer}}/fold{fold}.json", fold=range(b.n_folds))
+
+
+def train_test_source_train(wildcards):
+    """The activations of the layer on a train/test family's train stimuli (train_test.smk)."""
+    b = get_benchmark(wildcards.benchmark)
+    return layer_file(wildcards.model, stimuli_key(wildcards.model, b, b.family.train_stimulus_set), wildcards.layer)
+
+
+def train_test_target_train(wildcards):
+    """A train/test family's prepared train recordings (the region's, averaged over any repetitions)."""
+    b = get_benchmark(wildcards.benchmark)
+    return f"results/assemblies/{b.family.train_dataset}/{b.region}-{timing(b)}/target.nc"
 
 
 def grid_layer_files():
@@ -266,6 +282,8 @@ def grid_layer_files():
             keys = [stimuli_key(m, b)]
             if b.kind == "behaviour" and fitting_key(m, b):
                 keys.append(fitting_key(m, b))
+            if b.family.train_dataset:  # a train/test family's train stimuli
+                keys.append(stimuli_key(m, b, b.family.train_stimulus_set))
             for key in keys:
                 if (m, key) not in folders:
                     layers = model_layers(m, key.split("--target")[0])
@@ -359,7 +377,8 @@ def mb(paths, factor=1.0, floor=1000):
 
 def prepare_window(wildcards):
     """Time window (and bin width for temporal benchmarks) of the family whose data set this is."""
-    families = [f for f in REGISTRY.families.values() if wildcards.dataset in (f.dataset, f.private_dataset)]
+    families = [f for f in REGISTRY.families.values()
+                if wildcards.dataset in (f.dataset, f.private_dataset, f.train_dataset)]
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
     family = families[0]
@@ -388,7 +407,7 @@ def ceiling_method(benchmark):
 
 
 def family_of_dataset(dataset):
-    families = [f for f in REGISTRY.families.values() if dataset in (f.dataset, f.private_dataset)]
+    families = [f for f in REGISTRY.families.values() if dataset in (f.dataset, f.private_dataset, f.train_dataset)]
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {dataset!r}")
     return families[0]
@@ -413,6 +432,8 @@ def data_files(benchmark):
         return {}
     assembly = CATALOG.assembly(family.dataset)
     remotes = [assembly.file]
+    if family.train_dataset:  # a train/test family's train recordings
+        remotes.append(CATALOG.assembly(family.train_dataset).file)
     for stimulus_set in sorted(family.stimulus_sets - {family.private_stimulus_set} | {family.stimulus_set}):
         if family.properties and stimulus_set not in CATALOG.stimulus_sets:
             continue  # a declared properties family mapping units on the demo's generated gratings

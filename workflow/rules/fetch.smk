@@ -49,6 +49,9 @@ for _family in {get_benchmark(identifier).family for identifier in config["bench
     GRID_DATA |= {f"resources/stimuli/{_family.stimulus_set}", f"resources/assemblies/{_family.dataset}.nc"}
     if _family.fitting_stimulus_set:  # a behavioural readout's fitting images
         GRID_DATA.add(f"resources/stimuli/{_family.fitting_stimulus_set}")
+    if _family.train_dataset:  # a train/test family's train recordings and stimuli
+        GRID_DATA |= {f"resources/stimuli/{_family.train_stimulus_set}",
+                      f"resources/assemblies/{_family.train_dataset}.nc"}
 
 
 rule fetch_stimuli:

@@ -178,6 +178,17 @@ class Family:
     # units become neurons. Identifiers are '<Family>-<measure>' (no region: the family's one region, V1).
     properties: tuple = ()
     neurons: Neurons | None = None
+    # A fixed train/test design in two data sets (Brain-Score's TrainTestNeuralBenchmark, benchmark_helpers/
+    # neural_common.py): the regression is fitted on ``train_dataset`` (shown as ``train_stimulus_set``) and scored
+    # on ``dataset`` (the test recordings, whose repetitions also give the ceiling); one fit, no cross-validation.
+    # With ``subject_coord`` a mapping is fitted per subject (its ``alpha_coord``), ceiled per subject and averaged.
+    # ``alphas``: the ridgecv alphas where not brainpipe.neural.gram_fit.ALPHA_LIST.
+    train_dataset: str | None = None
+    train_stimulus_set: str | None = None
+    alphas: tuple | None = None
+    # (start, stop, expected): an EEG file's time bins starting within [start, stop] (the file's unit), exactly
+    # ``expected`` of them, each scored as a neuroid of its own (Gifford2022; brainpipe.data.time_points)
+    time_points: tuple | None = None
 
     @property
     def is_behavioural(self):
@@ -210,7 +221,8 @@ class Family:
 
     @property
     def stimulus_sets(self):
-        sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set) if s}
+        sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set,
+                            self.train_stimulus_set) if s}
         sets |= {m.stimulus_set for m in self.properties}
         return sets | set(self.neurons.stimulus_sets if self.neurons else ())
 
@@ -265,6 +277,8 @@ class Benchmark:
     def n_folds(self):
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
         if self.kind in ("custom", "behaviour", "properties") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
+            return 1
+        if self.family.train_dataset:  # one fit on the train data set, scored on the test one
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 

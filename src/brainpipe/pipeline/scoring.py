@@ -59,6 +59,14 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
         "formula": formula,
         "above_ceiling": bool(np.any(ceiled > 1)),
     }
+    if len(folds) == 1 and folds[0].get("subjects"):
+        # A mapping fitted and ceiled per subject (Brain-Score's TrainTestNeuralBenchmark with alpha_coord,
+        # brainpipe.neural.train_test): the fit job has ceiled each subject (raw² / its ceiling); the score is
+        # their mean and raw the mean of their raws, while the reported ceiling stays the one over all neuroids.
+        subjects = folds[0]["subjects"]
+        result.update(score=float(subjects["score"]), raw=float(subjects["raw"]),
+                      per_subject=subjects["per_subject"], formula="mean over subjects of raw**2 / subject ceiling",
+                      above_ceiling=bool(any(s["score"] > 1 for s in subjects["per_subject"].values())))
     capped = [f["pls_components_capped"] for f in folds if f.get("pls_components_capped")]
     if capped:  # the fewest components any fold fitted (folds differ only when their training sizes differ)
         result["pls_components_capped"] = min(capped, key=lambda c: c["used"])

@@ -1,0 +1,78 @@
+# Stage 6 for families with a fixed train/test design in two data sets (Family.train_dataset; Brain-Score's
+# TrainTestNeuralBenchmark): the test recordings' ceiling per subject, then one fit per model × layer on the train
+# data set's recordings, scored on the test data set's. The overall ceiling is the ordinary ceiling stage's.
+
+
+rule subject_ceilings:
+    input:
+        repetitions=lambda wildcards: prepared(wildcards, "repetitions"),
+    output:
+        "results/ceilings/subjects/{benchmark}.json",
+    params:
+        code=library_code("neural/train_test", "neural/ceiling", "neural/stats"),
+        definition=benchmark_definition,
+        subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
+        n_splits=10,
+        random_state=1,
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/subject_ceilings/{benchmark}.tsv"
+    log:
+        "logs/subject_ceilings/{benchmark}.log",
+    script:
+        "../scripts/subject_ceilings.py"
+
+
+rule fit_train_test:
+    input:
+        train_source=train_test_source_train,
+        test_source=benchmark_layer_file,
+        train_target=train_test_target_train,
+        test_target=lambda wildcards: prepared(wildcards, "target"),
+        subject_ceilings="results/ceilings/subjects/{benchmark}.json",
+    output:
+        "results/{model}/{benchmark}/layers/{layer}/train_test.json",
+    params:
+        code=library_code("neural/train_test", "neural/gram_fit", "neural/ceiling", "neural/stats",
+                          "neural/metrics", "benchmarks/base"),
+        definition=benchmark_definition,
+        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
+        alphas=lambda wildcards: list(get_benchmark(wildcards.benchmark).family.alphas or []),
+        ridge_alpha=lambda wildcards: get_benchmark(wildcards.benchmark).settings["ridge_alpha"],
+        subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards, input: mb([input.train_source, input.test_source], factor=3),
+        runtime=60,
+    benchmark:
+        "logs/timing/fit_train_test/{model}/{benchmark}/{layer}.tsv"
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/fit_train_test/{model}/{benchmark}/{layer}.log",
+    script:
+        "../scripts/fit_train_test.py"
+
+
+rule prepare_time_points:
+    input:
+        "resources/assemblies/{dataset}.nc",
+    output:
+        target="results/assemblies/{dataset}/{region}-points/target.nc",
+        repetitions="results/assemblies/{dataset}/{region}-points/repetitions.nc",
+    params:
+        code=library_code("data/time_points", "data/assembly"),
+        time_points=lambda wildcards: list(family_of_dataset(wildcards.dataset).time_points),
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/prepare_time_points/{dataset}/{region}.tsv"
+    log:
+        "logs/prepare_time_points/{dataset}/{region}.log",
+    script:
+        "../scripts/prepare_time_points.py"
