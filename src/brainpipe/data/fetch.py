@@ -622,7 +622,7 @@ def _column_values(column: pd.Series) -> np.ndarray:
 
 def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | None = None,
                   stimulus_set_identifier: str | None = None, coords: Mapping[str, str] | None = None,
-                  reindex: str | None = None) -> xr.DataArray:
+                  reindex: str | None = None, parts: Mapping[str, str | os.PathLike] | None = None) -> xr.DataArray:
     """Load a Brain-Score NetCDF assembly into memory, with ``stimulus_id`` and the stimulus metadata.
 
     Parameters
@@ -642,6 +642,9 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
     reindex : str, optional
         A function of :mod:`brainpipe.data.reindex` applied first, for files without brainpipe's coordinates
         (Bracci2019's ``roi`` codes become ``region``).
+    parts : mapping, optional
+        Object name -> path of the further files the data set is read from (``AssemblyEntry.parts``: the other
+        subjects' assemblies, split lists), handed to the reindex function, which combines them.
 
     Returns
     -------
@@ -670,7 +673,7 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         from brainpipe.data import reindex as reindexing
 
         try:
-            assembly = reindexing.apply(reindex, assembly)
+            assembly = reindexing.apply(reindex, assembly, parts)
         except ValueError as error:
             raise ValueError(f"{nc_path}: {error}") from None
     for ours, theirs in (coords or {}).items():
