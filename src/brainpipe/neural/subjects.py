@@ -71,16 +71,20 @@ def split_masks(labels, train_ids, test_ids, ood_types=None):
 
 def ridgecv_split_subject(X_train, Y_train, X_test, Y_test, alphas) -> dict:
     """RidgeCV fitted on (X_train, Y_train), Pearson r per target column on the test rows; the median over columns
-    (NaN-ignoring, xarray's default) as ``raw``, the per-voxel r and the chosen alpha."""
-    from brainpipe.neural.regression import RidgeCV
+    (NaN-ignoring, xarray's default) as ``raw``, the per-voxel r and the chosen alpha. Fitted from the Gram matrix
+    of the stimuli (:func:`brainpipe.neural.gram_fit.fit_predict_gram`: Brain-Score's dual form, numpy only)."""
+    from brainpipe.neural.gram_fit import cpu_gram, fit_predict_gram
     from brainpipe.neural.stats import pearson_columns
 
-    X_train = np.asarray(X_train, dtype=np.float64)
-    X_test = np.asarray(X_test, dtype=np.float64)
-    model = RidgeCV(alphas=alphas).fit(X_train, np.asarray(Y_train, dtype=np.float64))
-    prediction = model.predict(X_test)
+    X_train, X_test = np.asarray(X_train), np.asarray(X_test)
+    n_train = len(X_train)
+    X = np.concatenate([X_train, X_test]).reshape(n_train + len(X_test), -1)
+    info = {}
+    prediction = fit_predict_gram("ridgecv", cpu_gram(X), np.arange(n_train), np.arange(n_train, len(X)),
+                                  np.concatenate([np.asarray(Y_train), np.asarray(Y_test)]),
+                                  n_features=X.shape[1], x_dtype=X.dtype, info=info, alphas=tuple(alphas))
     r = pearson_columns(prediction, np.asarray(Y_test, dtype=np.float64))
-    return {"raw": float(np.nanmedian(r)), "per_voxel": r, "alpha": float(model.alpha_)}
+    return {"raw": float(np.nanmedian(r)), "per_voxel": r, "alpha": float(info["alpha"])}
 
 
 def aggregate_subjects(raws, ceilings, normalisation: str = "raw2_over_ceiling") -> dict:
