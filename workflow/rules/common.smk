@@ -466,7 +466,7 @@ _PROPERTIES_FAMILY = f"(?:{'|'.join(map(_re.escape, PROPERTIES_FAMILIES or ['(?!
 PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 # a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
 # in the whole path's
-NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
+NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"
 # ... or one of Brain-Score's identifiers kept verbatim (Scialom2024_rgbEngineeringAccuracy has no '-<metric>')
 NOT_PROPERTIES_BENCHMARK = "(?:" + "|".join([NOT_PROPERTIES_BENCHMARK] + [
     _re.escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len, reverse=True)]) + ")"
