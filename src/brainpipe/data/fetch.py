@@ -357,6 +357,10 @@ def fetch_file(remote: RemoteFile, cache_dir: str | os.PathLike, base_url: str,
     A cached file with the right sha1 is returned without any network access. A cached file with a different
     sha1 (corrupted, or left by an interrupted copy made by other tools) is downloaded again, with a message.
     """
+    if (remote.sha1 is None and remote.path is None and remote.url is None
+            and remote.name not in (local_overrides or {})):  # e.g. images under a data use agreement
+        raise FetchError(f"{remote.name} has no public copy (its data set's benchmark module says why): point "
+                         f"data.local_files at your own copy: data: {{local_files: {{{remote.name}: PATH}}}}")
     where = resolve(remote, cache_dir, base_url, local_overrides)
     if where.is_local:
         if not where.path.is_file():
