@@ -156,13 +156,16 @@ def list_data(config: dict, out=None) -> None:
     def where(remote):
         if remote.name in local:
             return f"local file {local[remote.name]} (data.local_files)"
+        if remote.sha1 is None and remote.url is None and remote.path is None:
+            return "no public copy: point data.local_files at yours"
         return str(catalog.cache_path(remote, cache_dir))
 
     for key, entry in bench.default_catalog().assemblies.items():
         mark = "used by brainpipe's benchmarks" if key in used else "not used by a benchmark family"
         print(f"assembly {key}  ({entry.identifier}; {mark})", file=out)
-        print(f"  {entry.file.name}  sha1 {entry.file.sha1}", file=out)
-        print(f"    -> {where(entry.file)}", file=out)
+        for remote in entry.all_files:  # the file and the further files read with it (one per subject, ...)
+            print(f"  {remote.name}  sha1 {remote.sha1}", file=out)
+            print(f"    -> {where(remote)}", file=out)
         print(f"  merged with stimulus set {entry.stimulus_set} -> resources/assemblies/{key}.nc", file=out)
     for key, entry in bench.default_catalog().stimulus_sets.items():
         print(f"stimulus set {key}", file=out)

@@ -47,7 +47,7 @@ wildcard_constraints:
     model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour|properties)/)[^/]+",
     # Family.region-metric (neural) or Family-metric (behaviour); as brainpipe.benchmarks.IDENTIFIER
     # or one of Brain-Score's identifiers kept verbatim (Behaviour.identifier: BMD2024.texture_1Behavioral-...)
-    benchmark="|".join(["[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"] + [
+    benchmark="|".join(["[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"] + [
         __import__("re").escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len,
                                                    reverse=True)]),
     layer="[^/]+",
@@ -431,9 +431,9 @@ def data_files(benchmark):
     if family.source != "brainio":
         return {}
     assembly = CATALOG.assembly(family.dataset)
-    remotes = [assembly.file]
+    remotes = list(assembly.all_files)  # a data set read from several files lists them all (Zerbe2026)
     if family.train_dataset:  # a train/test family's train recordings
-        remotes.append(CATALOG.assembly(family.train_dataset).file)
+        remotes += list(CATALOG.assembly(family.train_dataset).all_files)
     for stimulus_set in sorted(family.stimulus_sets - {family.private_stimulus_set} | {family.stimulus_set}):
         if family.properties and stimulus_set not in CATALOG.stimulus_sets:
             continue  # a declared properties family mapping units on the demo's generated gratings
@@ -487,7 +487,7 @@ _PROPERTIES_FAMILY = f"(?:{'|'.join(map(_re.escape, PROPERTIES_FAMILIES or ['(?!
 PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 # a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
 # in the whole path's
-NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
+NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"
 # ... or one of Brain-Score's identifiers kept verbatim (Scialom2024_rgbEngineeringAccuracy has no '-<metric>')
 NOT_PROPERTIES_BENCHMARK = "(?:" + "|".join([NOT_PROPERTIES_BENCHMARK] + [
     _re.escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len, reverse=True)]) + ")"

@@ -82,14 +82,14 @@ rule fetch_stimuli:
 rule fetch_assembly:
     input:
         stimuli=lambda wildcards: f"resources/stimuli/{CATALOG.assembly(wildcards.dataset).stimulus_set}",
-        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
+        # (all_files: the file and any parts read with it, e.g. one assembly per subject)
+        local=lambda wildcards: sorted(on_disk(CATALOG.assembly(wildcards.dataset).all_files).values()),
     output:
         "resources/assemblies/{dataset}.nc",
     params:
         code=library_code("data/fetch", "data/catalog", "data/reindex", "behaviour/data"),
-        files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
-                                 CATALOG.assembly(wildcards.dataset).file.sha1},
-        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
+        files=lambda wildcards: {remote.name: remote.sha1 for remote in CATALOG.assembly(wildcards.dataset).all_files},
+        on_disk=lambda wildcards: on_disk_sha1(CATALOG.assembly(wildcards.dataset).all_files),
         stimulus_set=lambda wildcards: CATALOG.assembly(wildcards.dataset).stimulus_set,
         # a declared data set's coordinate names in its file (brainpipe name -> file name)
         coords=lambda wildcards: dict(family_of_dataset(wildcards.dataset).coords),

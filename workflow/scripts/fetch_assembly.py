@@ -14,9 +14,10 @@ with logged(snakemake.log[0], "fetch_assembly") as log:
     entry = known.with_checksums({name: sha1 for name, sha1 in p.files.items() if sha1}).assembly(
         snakemake.wildcards.dataset)
     base = catalog.base_url(data.get("base_url"))
-    nc = fetch_file(entry.file, data.get("cache_dir", "resources/cache"), base,
-                    local_overrides=data.get("local_files") or {}, progress=log,
-                    timeout=timeout_s(data.get("timeout_s")))
+    nc, *parts = [fetch_file(remote, data.get("cache_dir", "resources/cache"), base,
+                             local_overrides=data.get("local_files") or {}, progress=log,
+                             timeout=timeout_s(data.get("timeout_s"))) for remote in entry.all_files]
+    parts = {remote.name: path for remote, path in zip(entry.parts, parts)}  # read by the family's reindex
     if p.behavioural:  # a BehavioralAssembly: presentation only (trials or triplets), no neuroid dimension
         from brainpipe.behaviour.data import load_behaviour
 
@@ -25,7 +26,7 @@ with logged(snakemake.log[0], "fetch_assembly") as log:
         what = "behaviour"
     else:
         assembly = load_assembly(nc, f"{snakemake.input.stimuli}/{CSV_NAME}", stimulus_set_identifier=p.stimulus_set,
-                                 coords=p.coords, reindex=p.reindex)
+                                 coords=p.coords, reindex=p.reindex, parts=parts)
         what = f"regions {sorted(set(assembly['region'].values.astype(str).tolist()))}"
     write_netcdf(assembly, snakemake.output[0])
     print(f"{entry.identifier}: {dict(assembly.sizes)}, {what} -> {snakemake.output[0]}", file=log)

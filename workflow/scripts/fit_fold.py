@@ -51,9 +51,14 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
             source = read_netcdf(snakemake.input.source, required_coords=("stimulus_id",))
             where = benchmark.family.origin
             compared = checked_result(benchmark.family.plugin.compare(align(source, target), target),
-                                      ("raw", "error"), where, "compare")
+                                      ("raw", "error", "score"), where, "compare")
             result = {"fold": 0, "value": compared["raw"], "plugin_error": compared.get("error"),
                       "n_train": 0, "n_test": target.sizes["presentation"]}
+            if benchmark.normalisation == "own":  # the plugin ceils it itself (per subject, then averaged)
+                if "score" not in compared:
+                    raise ValueError(f"{where}: compare() must return 'score' (normalisation 'own')")
+                result.update(plugin_score=compared["score"],
+                              plugin_details={k: v for k, v in compared.items() if k not in ("raw", "error", "score")})
             features = source.sizes["neuroid"]
         elif uses_gram(benchmark):
             source = read_arrays(snakemake.input.source, required_coords=("stimulus_id",))

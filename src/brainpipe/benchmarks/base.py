@@ -18,8 +18,9 @@ from brainpipe.neural.metric_names import (REGRESSION_METRICS, REPRESENTATIONAL_
                                            TEMPORAL_METRICS)
 
 #: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
-#: (Ferguson2024tilted_line); the first '-' ends the family.
-IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+)$")
+#: (Ferguson2024tilted_line); the first '-' ends the family. A metric may hold '-' (Brain-Score's
+#: ``Zerbe2026_fmri.V1-tau-ridgecv``: a custom benchmark's metric names split and metric).
+IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+(?:-[a-z_0-9]+)*)$")
 METRICS = REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS
 
 #: Per-benchmark settings (config ``benchmark_settings``) and their defaults (brain-score/vision
@@ -211,8 +212,8 @@ class Family:
             return tuple(b.name for b in self.behaviours)
         if self.properties:
             return tuple(m.name for m in self.properties)
-        if self.plugin is not None:
-            return (self.plugin.metric,)
+        if self.plugin is not None:  # a plugin serving several metrics lists them (CustomBenchmark.metrics)
+            return tuple(getattr(self.plugin, "metrics", ()) or (self.plugin.metric,))
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
                           and (m not in SPLIT_METRICS or self.fixed_split))
         if self.allowed_metrics is not None:
@@ -288,6 +289,8 @@ class Benchmark:
             return self.behaviour.parent or self.family.parent or "behavior"
         if self.measure is not None:
             return self.measure.parent or self.family.parent or self.region
+        if hasattr(self.family.plugin, "parent_of"):  # a plugin whose metrics have different parents (Zerbe2026)
+            return self.family.plugin.parent_of(self.region)
         return self.family.parent or self.region
 
     @property
@@ -433,6 +436,8 @@ def build(identifier, families, settings=None) -> Benchmark:
         resolved = resolve_settings(identifier, family, settings)
     except ValueError as error:
         raise ValueError(f"benchmark {identifier!r}: {error}") from None
+    if family.plugin is not None and getattr(family.plugin, "metrics", ()):  # the plugin set to this metric
+        family = replace(family, plugin=family.plugin.for_metric(metric))
     return Benchmark(identifier, name, family, region, metric, resolved)
 
 

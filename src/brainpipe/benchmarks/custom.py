@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import math
 
-NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none")
+#: "own": ``compare`` returns the ceiled ``score`` itself (a benchmark that ceils each subject on its own and
+#: averages, as Brain-Score's multi-subject benchmarks do: mean(raw_s²/ceiling_s) is not mean(raw)²/mean(ceiling)).
+NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none", "own")
 
 
 class PluginError(ValueError):
@@ -48,6 +50,20 @@ class CustomBenchmark:
     bibtex: str = ""
     normalisation: str = "raw_over_ceiling"
     visual_degrees: float | None = None     # None: the data family's
+    # Several metrics served by one class (built-in families whose identifiers name several, e.g.
+    # Zerbe2026_fmri.V1-tau-ridgecv / -rdm-pearson): the identifiers' suffixes; ``self.metric`` is the one a
+    # benchmark was built for (see for_metric). Empty: the one ``metric``.
+    metrics: tuple = ()
+
+    def for_metric(self, metric: str) -> "CustomBenchmark":
+        """A copy set to one of ``metrics`` (the benchmark parser calls it for each identifier)."""
+        import copy
+
+        if metric not in self.metrics:
+            raise ValueError(f"{type(self).__name__} has no metric {metric!r}; its metrics: {list(self.metrics)}")
+        bound = copy.copy(self)
+        bound.metric = metric
+        return bound
 
     def ceiling(self, trials) -> dict:
         """{'ceiling': float in (0, 1], 'error': float} from the per-trial recordings of one region."""
@@ -55,7 +71,8 @@ class CustomBenchmark:
 
     def compare(self, activations, target) -> dict:
         """{'raw': float, optional 'error': float} from a model layer's activations and the averaged recordings.
-        Both are (presentation × neuroid) DataArrays whose presentations are in the same stimulus order."""
+        Both are (presentation × neuroid) DataArrays whose presentations are in the same stimulus order.
+        With ``normalisation = "own"`` also 'score': the ceiled score, computed here."""
         raise NotImplementedError
 
 

@@ -69,6 +69,14 @@ class AssemblyEntry:
     identifier: str
     file: RemoteFile
     stimulus_set: str
+    # Further files the data set is read from together with ``file`` (one assembly per subject, split lists):
+    # fetched beside it and handed to the family's reindex function, which makes the one assembly of them
+    parts: tuple = ()
+
+    @property
+    def all_files(self) -> tuple:
+        """``file`` and the ``parts``."""
+        return (self.file,) + tuple(self.parts)
 
 
 def object_name(identifier: str, extension: str) -> str:
@@ -128,7 +136,7 @@ class Catalog:
 
     def files(self) -> dict[str, RemoteFile]:
         """Every file of the catalog by object name."""
-        found = {entry.file.name: entry.file for entry in self.assemblies.values()}
+        found = {remote.name: remote for entry in self.assemblies.values() for remote in entry.all_files}
         for entry in self.stimulus_sets.values():
             found[entry.csv.name] = entry.csv
             found[entry.zip.name] = entry.zip
@@ -154,7 +162,8 @@ class Catalog:
             return replace(remote, sha1=overrides[remote.name]) if remote.name in overrides else remote
 
         return Catalog(
-            assemblies={key: replace(entry, file=swap(entry.file)) for key, entry in self.assemblies.items()},
+            assemblies={key: replace(entry, file=swap(entry.file), parts=tuple(swap(p) for p in entry.parts))
+                        for key, entry in self.assemblies.items()},
             stimulus_sets={key: replace(entry, csv=swap(entry.csv), zip=swap(entry.zip))
                            for key, entry in self.stimulus_sets.items()},
         )

@@ -357,6 +357,10 @@ def fetch_file(remote: RemoteFile, cache_dir: str | os.PathLike, base_url: str,
     A cached file with the right sha1 is returned without any network access. A cached file with a different
     sha1 (corrupted, or left by an interrupted copy made by other tools) is downloaded again, with a message.
     """
+    if (remote.sha1 is None and remote.path is None and remote.url is None
+            and remote.name not in (local_overrides or {})):  # e.g. images under a data use agreement
+        raise FetchError(f"{remote.name} has no public copy (its data set's benchmark module says why): point "
+                         f"data.local_files at your own copy: data: {{local_files: {{{remote.name}: PATH}}}}")
     where = resolve(remote, cache_dir, base_url, local_overrides)
     if where.is_local:
         if not where.path.is_file():
@@ -622,7 +626,7 @@ def _column_values(column: pd.Series) -> np.ndarray:
 
 def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | None = None,
                   stimulus_set_identifier: str | None = None, coords: Mapping[str, str] | None = None,
-                  reindex: str | None = None) -> xr.DataArray:
+                  reindex: str | None = None, parts: Mapping[str, str | os.PathLike] | None = None) -> xr.DataArray:
     """Load a Brain-Score NetCDF assembly into memory, with ``stimulus_id`` and the stimulus metadata.
 
     Parameters
@@ -642,6 +646,9 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
     reindex : str, optional
         A function of :mod:`brainpipe.data.reindex` applied first, for files without brainpipe's coordinates
         (Bracci2019's ``roi`` codes become ``region``).
+    parts : mapping, optional
+        Object name -> path of the further files the data set is read from (``AssemblyEntry.parts``: the other
+        subjects' assemblies, split lists), handed to the reindex function, which combines them.
 
     Returns
     -------
@@ -670,7 +677,7 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         from brainpipe.data import reindex as reindexing
 
         try:
-            assembly = reindexing.apply(reindex, assembly)
+            assembly = reindexing.apply(reindex, assembly, parts)
         except ValueError as error:
             raise ValueError(f"{nc_path}: {error}") from None
     for ours, theirs in (coords or {}).items():

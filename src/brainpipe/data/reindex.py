@@ -2,6 +2,8 @@
 make them on load. A family names its function (``Family.reindex``); the fetch stage applies it before the checks.
 """
 
+from pathlib import Path
+
 import numpy as np
 import xarray as xr
 
@@ -21,13 +23,82 @@ def bracci2019(assembly: xr.DataArray, rois=("V1", "posteriorVTC", "anteriorVTC"
     return assembly.assign_coords(region=("neuroid", np.array(rois)[codes]), neuroid_id=("neuroid", np.array(ids)))
 
 
-REINDEX = {"bracci2019": bracci2019}
+def zerbe2026(assembly: xr.DataArray, parts: dict) -> xr.DataArray:
+    """LAION-fMRI's shared pool (Zerbe2026_fmri): one file per subject (``assembly`` the first, the others among
+    ``parts`` as ``assy_*.nc``) and the pool's split lists (``parts`` ``*_<split>.json``, the laion_fmri package's
+    layout) become one (stimulus × voxel) assembly, as brain-score/vision brainscore_vision/benchmarks/laion_fmri/
+    benchmark.py ``load_assembly`` reads them per subject:
+
+    * each subject's trials averaged per stimulus (``average_repetition``: a NaN-ignoring mean, float32), its
+      voxels kept with ``subject`` (= ``subject_id``), ``neuroid_id`` ``<subject>_<voxel_index_in_brain_mask>``
+      and the file's other voxel coordinates (region, roi, nc_4rep, nc_12rep, nc_allrep);
+    * the subjects side by side on the neuroid dimension, one row per stimulus (every subject saw every stimulus
+      of the shared pool: a stimulus missing for a subject stays NaN there and the prepare stage names it);
+    * per split list a presentation coordinate ``split_<name>``: 'train', 'test' or '' (in neither list).
+    """
+    import json
+
+    files = [assembly] + [xr.open_dataarray(parts[name]).load() for name in sorted(parts) if name.endswith(".nc")]
+    splits = {}
+    for name in sorted(parts):
+        if name.endswith(".json"):
+            content = json.loads(Path(parts[name]).read_text())
+            variant = next(v for v in content["variants"] if int(v["variant_id"]) == 0)
+            splits[content["name"]] = (set(map(str, variant["train_ids"])), set(map(str, variant["test_ids"])))
+    columns, blocks = [], []
+    for data in files:
+        for name in ("stimulus_id", "subject_id", "voxel_index_in_brain_mask", "region"):
+            if name not in data.coords:
+                raise ValueError(f"LAION-fMRI file: no coordinate {name!r}; it has {sorted(map(str, data.coords))}")
+        stimuli = data["stimulus_id"].values.astype(str)
+        names, index = np.unique(stimuli, return_inverse=True)
+        values = data.transpose("presentation", "neuroid").values
+        finite = np.isfinite(values)
+        sums = np.zeros((len(names), values.shape[1]), dtype=np.float64)
+        counts = np.zeros((len(names), values.shape[1]), dtype=np.int64)
+        np.add.at(sums, index, np.where(finite, values, 0))
+        np.add.at(counts, index, finite)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = (sums / counts).astype(np.float32)
+        blocks.append((names, mean))
+        voxel = {name: data[name].values for name in data.coords if data[name].dims == ("neuroid",)
+                 and name != "neuroid"}
+        subject = voxel["subject_id"].astype(str)
+        voxel["subject"] = subject
+        voxel["neuroid_id"] = np.array([f"{s}_{v}" for s, v in zip(subject, voxel["voxel_index_in_brain_mask"])])
+        columns.append(voxel)
+    stimuli = np.unique(np.concatenate([names for names, _ in blocks]))
+    values = np.full((len(stimuli), sum(mean.shape[1] for _, mean in blocks)), np.nan, dtype=np.float32)
+    start = 0
+    for names, mean in blocks:
+        values[np.searchsorted(stimuli, names), start:start + mean.shape[1]] = mean
+        start += mean.shape[1]
+    coords = {name: ("neuroid", np.concatenate([c[name] for c in columns]))
+              for name in columns[0] if all(name in c for c in columns)}
+    for name, value in coords.items():
+        if value[1].dtype.kind in "OU":
+            coords[name] = ("neuroid", value[1].astype(str).astype(object))
+    coords["stimulus_id"] = ("presentation", stimuli.astype(object))
+    for name, (train, test) in sorted(splits.items()):
+        coords[f"split_{name}"] = ("presentation", np.array(
+            ["train" if s in train else "test" if s in test else "" for s in stimuli], dtype=object))
+    return xr.DataArray(values, dims=("presentation", "neuroid"), coords=coords, name=assembly.name)
 
 
-def apply(name, assembly: xr.DataArray) -> xr.DataArray:
-    """``assembly`` through the reindex function ``name`` (None: unchanged); ValueError for an unknown name."""
+REINDEX = {"bracci2019": bracci2019, "zerbe2026": zerbe2026}
+#: The reindex functions that combine the data set's further files (AssemblyEntry.parts) with the first
+COMBINE = {"zerbe2026"}
+
+
+def apply(name, assembly: xr.DataArray, parts=None) -> xr.DataArray:
+    """``assembly`` through the reindex function ``name`` (None: unchanged); ValueError for an unknown name.
+    ``parts`` (object name -> path: the data set's further files) go to the functions that combine files."""
     if name is None:
         return assembly
     if name not in REINDEX:
         raise ValueError(f"unknown reindex function {name!r}; known: {sorted(REINDEX)}")
+    if name in COMBINE:
+        return REINDEX[name](assembly, dict(parts or {}))
+    if parts:
+        raise ValueError(f"reindex function {name!r} reads one file, got further files {sorted(parts)}")
     return REINDEX[name](assembly)

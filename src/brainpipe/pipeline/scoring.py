@@ -45,6 +45,9 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
     elif normalisation == "raw2_over_ceiling":
         ceiled = raw ** 2 / ceiling_value
         formula = "raw**2 / ceiling"
+    elif normalisation == "own":  # a custom benchmark that ceils each subject on its own and averages
+        ceiled = np.asarray(folds[0]["plugin_score"], dtype=np.float64)
+        formula = "the benchmark's own (per-subject ceiled, averaged)"
     else:  # declared without a ceiling
         ceiled = raw
         formula = "raw (no ceiling)"

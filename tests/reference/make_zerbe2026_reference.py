@@ -1,0 +1,116 @@
+#!/usr/bin/env python
+"""Brain-Score 2.4.2's own Zerbe2026 (LAION-fMRI) benchmarks run on tests/zerbe2026_fixtures.py's files and a seeded
+alexnet: the fixture tests/data/zerbe2026_reference.json of tests/test_zerbe2026.py.
+
+Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
+brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner (the project tool
+brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+
+    .venv/bin/python tests/reference/make_zerbe2026_reference.py \\
+        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
+        [--benchmarks Zerbe2026_fmri.V1-tau-ridgecv ...]
+
+Brain-Score's LAION-fMRI plugin reads three things besides its S3 assemblies: the split lists of the
+``laion_fmri`` package (ViCCo-Group/LAION-fMRI ``laion_fmri/splits``: ``get_split_masks(trials, name, pool,
+ood_types=)`` matches ``trials['label']`` against the JSON's ``train_ids`` / ``test_ids``), which the reference venv
+does not have: a stand-in package with that one function, reading the fixture's ``splits/<pool>/<name>.json``, is
+put first on PYTHONPATH; the DUA-gated stimuli, read from ``$LAION_FMRI_STIMULI_DIR`` (``manifest.csv`` and the
+images: the fixture's ``stimuli/``); and alexnet, as in make_neural_families_reference.py (region→layer map V1
+features.2, V2/V4 features.7, IT features.12; ``torch.manual_seed(0)`` weights under torchvision's file name).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1].parent
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "reference"))
+OUT = REPO / "tests" / "data" / "zerbe2026_reference.json"
+
+REGIONS = ("V1", "V2", "V4", "IT")
+BENCHMARKS = [f"Zerbe2026_fmri.{region}-{kind}" for kind in ("tau-ridgecv", "ood-ridgecv", "rdm-pearson", "cka")
+              for region in REGIONS]
+
+#: The stand-in for laion_fmri.splits (the reference venv has no laion_fmri package): the fixture's split lists.
+SPLITS_STANDIN = '''
+import json, os, re
+from pathlib import Path
+import numpy as np
+
+_OOD = re.compile(r"^shared_4rep_OOD_([a-zA-Z0-9-]+)_.+\\.(png|jpg)$")
+
+
+def get_split_masks(trials, name, pool, variant_id=0, ood_types=None):
+    raw = json.loads((Path(os.environ["ZERBE_SPLITS_DIR"]) / pool / f"{name}.json").read_text())
+    variant = next(v for v in raw["variants"] if int(v["variant_id"]) == variant_id)
+    train, test = set(variant["train_ids"]), list(variant["test_ids"])
+    if ood_types is not None:
+        keep = set(ood_types)
+        test = [i for i in test if (_OOD.match(i).group(1) if _OOD.match(i) else None) in keep]
+    test = set(test)
+    labels = trials["label"].to_numpy()
+    return (np.array([label in train for label in labels], dtype=bool),
+            np.array([label in test for label in labels], dtype=bool))
+'''
+
+
+def main():
+    import zerbe2026_fixtures
+    from make_neural_families_reference import WRAPPER, seeded_alexnet_weights
+    import neural_family_fixtures
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--brainscore-python", required=True)
+    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--benchmarks", nargs="*", default=BENCHMARKS)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    previous = json.loads(args.out.read_text()) if args.out.exists() else {}
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        store = scratch / "store"
+        sums = zerbe2026_fixtures.write_store(store)
+        package = scratch / "standin" / "laion_fmri"
+        (package / "splits").mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "splits" / "__init__.py").write_text(SPLITS_STANDIN)
+        weights = seeded_alexnet_weights(scratch / "torch")
+        results = dict(previous.get("benchmarks", {}))
+        for identifier in args.benchmarks:
+            out = scratch / f"{identifier}.json"
+            env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
+                       RESULTCACHING_HOME=str(scratch / "result_caching"),
+                       TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
+                       MT_HOME=str(scratch / "mt"), LAION_FMRI_STIMULI_DIR=str(store / "stimuli"),
+                       ZERBE_SPLITS_DIR=str(store / "splits"), BRAINSCORE_SKIP_MEMORY_CHECK="1",
+                       PYTHONPATH=str(scratch / "standin"))
+            run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
+                                  "--fixtures", str(store), "--benchmark", identifier,
+                                  "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
+            result = json.loads(out.read_text())
+            results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
+            results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
+            print(identifier, results[identifier], flush=True)
+        summary = {
+            "what": "Brain-Score 2.4.2's Zerbe2026 benchmarks on tests/zerbe2026_fixtures.py's files (seed 0) with "
+                    "alexnet, torch.manual_seed(0) weights; see tests/reference/make_zerbe2026_reference.py",
+            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_zerbe2026_reference.py "
+                       "--brainscore-python /work/bsref/.venv/bin/python "
+                       "--runner PATH/TO/brainscore_reference.py",
+            "fixture_sha1": sums,
+            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
+            "versions": result["versions"] if args.benchmarks else previous.get("versions"),
+            "benchmarks": dict(sorted(results.items())),
+        }
+    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
