@@ -59,6 +59,8 @@ include: "workflow/rules/fit_fold.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/common_properties.smk"
 include: "workflow/rules/properties.smk"
+include: "workflow/rules/common_threshold.smk"  # threshold benchmarks (Malania2007)
+include: "workflow/rules/threshold.smk"
 include: "workflow/rules/report.smk"
 
 

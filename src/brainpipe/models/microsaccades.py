@@ -81,3 +81,46 @@ def brainscore_order(n_images: int, number_of_trials: int, batch_size: int = BRA
         size = min(batch_size, n_images - start)
         rows += [(start + j % size, j // size) for j in range(size * number_of_trials)]
     return rows
+
+
+def extract_trials(model, paths, layer: str, number_of_trials: int, visual_degrees: float, batch_size: int = 64,
+                   order_batch_size: int = BRAINSCORE_BATCH_SIZE, progress=None):
+    """The ``layer`` features of every (image, trial) in Brain-Score's row order: ``number_of_trials`` shifted
+    copies of each preprocessed image (:func:`shifts` on its rows, the model's ``visual_degrees``), run through
+    ``model`` (a brainpipe activations model: ``model.preprocess(path)`` → (C, H, W) float32, ``model(batch,
+    [layer])`` → {layer: outputs}) ``batch_size`` at a time. Returns (rows × features float32 array, the
+    (image, trial) of each row: :func:`brainscore_order` with ``order_batch_size``)."""
+    import torch
+
+    order = brainscore_order(len(paths), number_of_trials, order_batch_size)
+    features, pending, done = None, [], 0
+
+    def run(items):
+        nonlocal features
+        with torch.inference_mode():
+            out = model(np.stack([image for _, image in items]), [layer])[layer]
+        out = np.asarray(out).reshape(len(items), -1).astype(np.float32, copy=False)
+        if not np.isfinite(out).all():
+            raise ValueError(f"model {model.identifier} layer {layer}: non-finite activations")
+        if features is None:
+            features = np.empty((len(order), out.shape[1]), np.float32)
+        for (row, _), values in zip(items, out):
+            features[row] = values
+
+    row_of = {pair: row for row, pair in enumerate(order)}
+    trial_shifts = None
+    for index, path in enumerate(paths):
+        image = np.asarray(model.preprocess(path), dtype=np.float32)
+        if trial_shifts is None:
+            trial_shifts = shifts(number_of_trials, visual_degrees, image.shape[1])
+        for trial, shift in enumerate(trial_shifts):
+            pending.append((row_of[(index, trial)], translate(image, shift)))
+            if len(pending) == batch_size:
+                run(pending)
+                done += len(pending)
+                pending = []
+                if progress is not None:
+                    print(f"[trial activations] {model.identifier}: {done}/{len(order)}", file=progress, flush=True)
+    if pending:
+        run(pending)
+    return features, order
