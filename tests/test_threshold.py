@@ -207,3 +207,12 @@ def test_brainscore_vernier_acuity_target_raises():
     """Upstream's vernier acuity hands the Threshold metric a dict of assemblies: a successful fit then raises (the
     reason brainpipe scores against the vernier-only thresholds, brainpipe.benchmarks.malania2007)."""
     assert REFERENCE["vernieracuity_dict_target"].startswith("UFuncTypeError")
+
+
+def test_row_order_equals_brainscores_extractor():
+    """Brain-Score's own extractor (tests/data/threshold_reference.json ``row_order``): rows labelled image-major,
+    filled trial-major per batch."""
+    entry = REFERENCE["row_order"]
+    order = ms.brainscore_order(entry["images"], entry["trials"], batch_size=entry["batch_size"])
+    assert [image for image, _ in order] == entry["content"]
+    assert [row // entry["trials"] for row in range(len(order))] == entry["labelled"]
