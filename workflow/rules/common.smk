@@ -468,7 +468,7 @@ PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 # in the whole path's
 NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+"
 # Threshold benchmarks (Malania2007.short2-threshold_elevation) have their own ceiling and layer-score rules too
-# (workflow/rules/threshold.smk): excluded here by a lookahead on the whole identifier (followed by '/' or '.json')
+# (workflow/rules/threshold.smk): excluded here by a lookahead on the whole identifier and what follows it in a path
 _THRESHOLD_IDS = sorted((i for i, (name, metric) in bench.base.verbatim_identifiers(REGISTRY.families).items()
                          if REGISTRY.families[name].behaviour(metric).metric in ("threshold", "threshold_elevation")),
                         key=len, reverse=True)
