@@ -138,3 +138,17 @@ def test_equals_brainscore(scored, identifier):
     assert ours["ceiling"] == pytest.approx(theirs["ceiling"], abs=1e-6)
     assert (ours["parent"], ours["version"], ours["metric"]) == ("Malania2007", 1,
                                                                  benchmarks.parse(identifier).behaviour.metric)
+
+
+def test_threshold_plot_and_report_target(tmp_path):
+    from brainpipe.pipeline.report import condition_datasets, plot_thresholds
+
+    loaded = [benchmarks.parse(i) for i in IDS[:2] + IDS[-1:]]
+    assert condition_datasets(loaded) == {"Malania2007": IDS[:2] + IDS[-1:]}  # one figure for the family
+    headlines = [{"model": "alexnet", "metric": "threshold_elevation", "per_condition": {
+                     "Malania2007_short-2": {"model_elevation": 2.1, "human_elevations": [1.8, 2.5, 3.0]}}},
+                 {"model": "alexnet", "metric": "threshold", "per_condition": {
+                     "Malania2007_short-2": {"model_threshold": 12.0, "human_thresholds": [18.0, 22.0]},
+                     "Malania2007_short-4": {"model_threshold": None, "human_thresholds": [18.0, 22.0]}}}]
+    plot_thresholds(headlines, tmp_path / "t.png", "Malania2007")
+    assert (tmp_path / "t.png").stat().st_size > 1000
