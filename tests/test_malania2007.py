@@ -135,7 +135,10 @@ def test_equals_brainscore(scored, identifier):
     assert ours["score"] == pytest.approx(theirs["score"], abs=1e-6)
     if theirs["raw"] is not None:
         assert ours["raw"] == pytest.approx(theirs["raw"], abs=1e-6)
-    assert ours["ceiling"] == pytest.approx(theirs["ceiling"], abs=1e-6)
+    # the vernier acuity's mean score carries no ceiling attribute: its ceiling is Brain-Score's mean_ceiling, stored
+    # as computed by its own functions on the same files (make_malania2007_reference.py ``vernier_ceiling``)
+    ceiling = theirs["ceiling"] if theirs["ceiling"] is not None else theirs.get("mean_ceiling")
+    assert ours["ceiling"] == pytest.approx(ceiling, abs=1e-6)
     assert (ours["parent"], ours["version"], ours["metric"]) == ("Malania2007", 1,
                                                                  benchmarks.parse(identifier).behaviour.metric)
 
