@@ -60,6 +60,8 @@ include: "workflow/rules/train_test.smk"  # fixed train/test designs in two data
 include: "workflow/rules/score.smk"
 include: "workflow/rules/common_properties.smk"
 include: "workflow/rules/properties.smk"
+include: "workflow/rules/common_threshold.smk"  # threshold benchmarks (Malania2007)
+include: "workflow/rules/threshold.smk"
 include: "workflow/rules/report.smk"
 
 

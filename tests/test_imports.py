@@ -8,7 +8,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "workflow" / "scripts"
-NETWORK_JOBS = {"activations", "activations_temporal"}  # the jobs that always run a network (fit_fold and gram: torch only on a GPU)
+NETWORK_JOBS = {"activations", "activations_temporal", "trial_activations"}  # the jobs that always run a network (fit_fold and gram: torch only on a GPU)
 
 
 def imports_of(script: Path):

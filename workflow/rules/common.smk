@@ -488,9 +488,18 @@ PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 # a lookahead on '<family>-' (family names hold no '-'); '$' would not work: Snakemake embeds the wildcard's pattern
 # in the whole path's
 NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"
+# Threshold benchmarks (Malania2007.short2-threshold_elevation) have their own ceiling and layer-score rules too
+# (workflow/rules/threshold.smk): excluded here by a lookahead on the whole identifier and what follows it in a path
+_THRESHOLD_IDS = sorted((i for i, (name, metric) in bench.base.verbatim_identifiers(REGISTRY.families).items()
+                         if REGISTRY.families[name].behaviour(metric).metric in ("threshold", "threshold_elevation")),
+                        key=len, reverse=True)
+if _THRESHOLD_IDS:
+    NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, _THRESHOLD_IDS))})(?:/|\\.json))"
+                                + NOT_PROPERTIES_BENCHMARK)
 # ... or one of Brain-Score's identifiers kept verbatim (Scialom2024_rgbEngineeringAccuracy has no '-<metric>')
 NOT_PROPERTIES_BENCHMARK = "(?:" + "|".join([NOT_PROPERTIES_BENCHMARK] + [
-    _re.escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len, reverse=True)]) + ")"
+    _re.escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len, reverse=True)
+    if i not in _THRESHOLD_IDS]) + ")"
 
 
 def by_region(value):

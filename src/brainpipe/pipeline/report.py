@@ -34,6 +34,8 @@ ENGINEERING_METRICS = ("accuracy", "shape_bias", "shape_match")
 PROPERTIES_METRICS = ("ks_similarity",)
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
 PER_CONDITION_METRICS = ("error_consistency", "accuracy")
+#: metrics whose score JSON carries per-condition model and human thresholds (brainpipe.behaviour.threshold_stages)
+THRESHOLD_METRICS = ("threshold", "threshold_elevation")
 
 
 def parents_of(headlines, benchmarks):
@@ -172,11 +174,14 @@ def swept_models(config):
 
 def condition_datasets(loaded):
     """data set -> its benchmarks scored per condition (``PER_CONDITION_METRICS``), from loaded Benchmark objects
-    (the workflow's ``get_benchmark``): one per-condition figure per data set."""
+    (the workflow's ``get_benchmark``): one per-condition figure per data set. Threshold benchmarks
+    (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (:func:`plot_thresholds`)."""
     datasets = {}
     for benchmark in loaded:
         if benchmark.kind == "behaviour" and benchmark.behaviour.metric in PER_CONDITION_METRICS:
             datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
+        elif benchmark.kind == "behaviour" and benchmark.behaviour.metric in THRESHOLD_METRICS:
+            datasets.setdefault(benchmark.parent, []).append(benchmark.identifier)
     return datasets
 
 
@@ -553,6 +558,59 @@ def plot_folds(headlines, path, models=None, benchmarks=None):
                ["one cross-validation fold", "mean over folds (= raw score)"], loc="outside lower center", ncols=2,
                fontsize=9)
     fig.suptitle("Per-fold spread of the committed layer's raw (unceiled) score")
+    _save(fig, path)
+
+
+def plot_thresholds(headlines, path, title, models=None):
+    """Thresholds per condition (the threshold benchmarks' ``per_condition`` tables, Malania2007): left, each flanker
+    condition's threshold elevation (model: its condition / vernier-only threshold; humans: mean ± std of theirs);
+    right, the vernier-only threshold (arcsec) of the readout fitted on each condition's stimuli against the humans'.
+    A model whose fit failed (its score 0) has no point there; the panel says how many failed."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
+    fig, axes = plt.subplots(1, 2, figsize=(13.0, 4.6), layout="constrained")
+    panels = (("threshold_elevation", "threshold elevation (condition / vernier only)", "model_elevation",
+               "human_elevations"),
+              ("threshold", "vernier-only threshold (arcsec), readout fitted per condition", "model_threshold",
+               "human_thresholds"))
+    for ax, (metric, label, model_key, human_key) in zip(axes, panels):
+        rows = {}  # condition -> (model -> value, human values)
+        failed = 0
+        for h in headlines:
+            if h.get("metric") != metric:
+                continue
+            for condition, entry in (h.get("per_condition") or {}).items():
+                slot = rows.setdefault(condition, ({}, entry.get(human_key) or []))
+                slot[0][h["model"]] = entry.get(model_key)
+                failed += entry.get(model_key) is None
+        conditions = list(rows)
+        x_of = {c: i for i, c in enumerate(conditions)}
+        if conditions:
+            human = [np.asarray(rows[c][1], dtype=float) for c in conditions]
+            ax.errorbar(range(len(conditions)), [np.nanmean(v) if len(v) else np.nan for v in human],
+                        yerr=[np.nanstd(v) if len(v) else 0 for v in human], color="#444", linestyle="--",
+                        marker="s", markersize=5, capsize=3, label="humans (mean ± std)")
+        for i, model in enumerate(models):
+            points = [(x_of[c], rows[c][0][model]) for c in conditions if rows[c][0].get(model) is not None]
+            if points:
+                ax.plot(*zip(*points), marker="o", markersize=6, linewidth=1.4, color=f"C{i % 10}", label=model)
+        if not conditions:
+            ax.text(0.5, 0.5, "no threshold results", ha="center", va="center", transform=ax.transAxes, color="#777")
+        elif failed:
+            ax.text(0.01, 0.98, f"{failed} model threshold(s) not fitted (score 0)", ha="left", va="top",
+                    transform=ax.transAxes, fontsize=8, color="#a00")
+        ax.set_xticks(range(len(conditions)))
+        ax.set_xticklabels([c.removeprefix("Malania2007_") for c in conditions], rotation=30)
+        ax.set_xlabel("flanker condition")
+        ax.set_ylabel(label.split(",")[0])
+        ax.grid(axis="y", alpha=0.35)
+        ax.set_title(label, fontsize=10)
+    handles, labels = axes[0].get_legend_handles_labels()
+    more = [(h, l) for h, l in zip(*axes[1].get_legend_handles_labels()) if l not in labels]
+    if handles or more:
+        fig.legend(handles + [h for h, _ in more], labels + [l for _, l in more], fontsize=9,
+                   loc="outside right upper", title="model", title_fontsize=9)
+    fig.suptitle(f"{title}: thresholds per condition, model vs human")
     _save(fig, path)
 
 

@@ -1,0 +1,115 @@
+"""Brain-Score 2.4.2's own Malania2007 scores on brainpipe's fixture files, stored for tests/test_malania2007.py.
+
+Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
+
+    .venv/bin/python tests/reference/make_malania2007_reference.py \\
+        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+
+(``brainscore_reference.py``: the project's tool that runs a Brain-Score benchmark on local fixture files, serving
+each file Brain-Score asks for from a folder under the object name it would download.)
+
+The fixture store (tests/malania_fixtures.write_store, seed 0: byte-identical files each run) and a TORCH_HOME with
+the seeded alexnet (``torch.manual_seed(0)``, tests/behaviour_fixtures_families.write_torch_home 'seeded'); then, per
+benchmark, ``brainscore_reference.py --fixtures STORE --benchmark ID --model alexnet`` in the reference venv
+(``BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1``), through the shim that defines torchvision's two missing op
+schemas first (as make_behaviour_families_reference.py). Everything else is Brain-Score's code: loaders,
+place_on_screen, microsaccades, the probabilities readout, the threshold metrics and ceilings. Writes
+tests/data/malania2007/brainscore.json: per benchmark score, raw, ceiling, error and the files served with their
+sha1s, plus the command and versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "src")]
+OUT = REPO / "tests" / "data" / "malania2007" / "brainscore.json"
+BENCHMARKS = ("Malania2007.vernieracuity-threshold", "Malania2007.short2-threshold_elevation")
+
+SHIM = """
+import runpy, sys
+import torch
+try:
+    import torchvision  # noqa: F401
+except RuntimeError as error:  # CPU torch beside a CUDA torchvision wheel: define the op schemas it expects
+    if "torchvision::nms" not in str(error):
+        raise
+    for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
+        del sys.modules[name]
+    _library = torch.library.Library("torchvision", "FRAGMENT")
+    _library.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    _library.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    import torchvision  # noqa: F401
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+
+VERNIER_CEILING = """
+import json, sys
+import numpy as np, xarray as xr
+from brainscore_core.supported_data_standards.brainio.assemblies import PropertyAssembly
+from brainscore_vision.benchmarks.malania2007.benchmark import filter_baseline_subjects
+from brainscore_vision.metrics.threshold.metric import Threshold
+store = sys.argv[1]
+def load(name):
+    a = xr.open_dataset(f"{store}/assy_Malania2007_{name}.nc")["data"]
+    return PropertyAssembly(a.values, coords={"subject": ("subject", [str(s) for s in a["subject"].values])},
+                            dims=["subject"])
+base = load("vernier-only")
+ceilings = [float(Threshold("image_label", threshold_accuracy=0.75).ceiling(filter_baseline_subjects(load(c), base)[1]).values)
+            for c in ["short-2", "short-4", "short-6", "short-8", "short-16", "equal-2", "long-2", "equal-16", "long-16"]]
+print(json.dumps(float(np.mean(ceilings))))
+"""
+
+
+def main():
+    import behaviour_fixtures_families as ff
+    import malania_fixtures as mf
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
+    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--only", nargs="*", help="identifiers (default: all of BENCHMARKS)")
+    args = parser.parse_args()
+    stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}}
+    work = Path(tempfile.mkdtemp(prefix="bs-malania-"))
+    sums = mf.write_store(work / "store")
+    home = work / "torch_home"
+    ff.write_torch_home(home, "seeded")
+    env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1", TORCH_HOME=str(home),
+               BRAINIO_HOME=str(work / "brainio"))
+    for identifier in args.only or BENCHMARKS:
+        out = work / f"{identifier}.json"
+        run = subprocess.run([args.bsref, "-c", SHIM, args.tool, "--fixtures", str(work / "store"), "--benchmark",
+                              identifier, "--model", "alexnet", "--out", str(out)],
+                             env=env, capture_output=True, text=True)
+        if run.returncode:
+            sys.exit(f"{identifier}: Brain-Score failed:\n{run.stderr[-3000:]}")
+        result = json.loads(out.read_text())
+        served = {f["file"]: f["served_sha1"] for f in result["files"]}
+        assert all(sums[name] == sha1 for name, sha1 in served.items()), "served files are not the fixture's"
+        stored["benchmarks"][identifier] = {**{k: result[k] for k in ("score", "raw", "ceiling", "error")},
+                                            "weights": "seeded", "files": served}
+        if identifier.endswith("vernieracuity-threshold"):  # its mean score has no ceiling attribute: mean_ceiling
+            run = subprocess.run([args.bsref, "-c", VERNIER_CEILING, str(work / "store")], env=env,
+                                 capture_output=True, text=True, check=True)
+            stored["benchmarks"][identifier]["mean_ceiling"] = json.loads(run.stdout.strip().splitlines()[-1])
+        stored["versions"] = result["versions"]
+        print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
+    stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_malania2007_reference.py "
+                         "--tool brainscore_reference.py (in /work/bsref/.venv: brainscore-vision 2.4.2)")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
