@@ -212,6 +212,8 @@ class Family:
     def stimulus_sets(self):
         sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set) if s}
         sets |= {m.stimulus_set for m in self.properties}
+        # a label task masked by the model's choices on base images reads those too (Kato2026's Ori / Sil)
+        sets |= {dict(b.options)["base_stimulus_set"] for b in self.behaviours if "base_stimulus_set" in dict(b.options)}
         return sets | set(self.neurons.stimulus_sets if self.neurons else ())
 
     @property
