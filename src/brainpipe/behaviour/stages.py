@@ -48,7 +48,11 @@ def task_key(behaviour, family, fitting_stimuli: str | None = None) -> str:
             key += f"-base-{fitting_stimuli}"
         return key
     if behaviour.task == "probabilities":  # value_delta: labels = parity of image_number, choices need the test table
-        return f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
+        key = f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
+        columns = options(behaviour).get("stimulus_columns")
+        if columns:  # the output carries these test stimulus-set columns (Maniquet2024)
+            key += f"-columns-{hashlib.sha1('|'.join(columns).encode()).hexdigest()[:8]}"
+        return key
     return f"odd_one_out-{options(behaviour).get('similarity', 'dot')}-{family.dataset}"
 
 
@@ -89,6 +93,8 @@ def task_spec(benchmark) -> dict:
         spec["fitting_stimulus_set"] = family.fitting_stimulus_set
         if behaviour.metric == "value_delta":  # labels: the column's parity (even = 'oddball')
             spec["labels"] = "oddball_parity"
+        if options(behaviour).get("stimulus_columns"):  # test stimulus-set columns the metric reads (Maniquet2024)
+            spec["stimulus_columns"] = list(options(behaviour)["stimulus_columns"])
     if behaviour.task == "odd_one_out":
         spec["similarity"] = options(behaviour).get("similarity", "dot")
     return spec
@@ -153,6 +159,11 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
                 raise ValueError(f"{_table_name(test_table)}: {int(absent.sum())} test stimuli with features are not "
                                  f"in the stimulus set (column 'stimulus_id'), e.g. "
                                  f"{list(as_text(coord(features, 'stimulus_id'))[absent][:3])}")
+        if spec.get("stimulus_columns"):  # e.g. Maniquet2024's image_label / manipulation of every test image
+            if test_table is None:
+                raise ValueError(f"the probabilities task needs the test stimulus set's table (columns "
+                                 f"{spec['stimulus_columns']})")
+            features = with_stimulus_columns(features, test_table, spec["stimulus_columns"])
         return tasks.probabilities(fitting, features)
     if spec["task"] == "odd_one_out":
         triplets = np.stack([as_text(coord(human, f"image_{k}")) for k in (1, 2, 3)], axis=1)
@@ -221,10 +232,10 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
         from .tasks import label_name
         labels = {label_name(entry) for entry in behaviour.choice_labels}
         truths = as_text(coord(human, "truth")) if "truth" in human.coords else []
-        if options(behaviour).get("labels_from_truth"):  # the labels are the data's truths (+ the declared ones)
-            labels |= set(truths)
         no_answer = {NO_RESPONSE} | {str(v) for v in options(behaviour).get("invalid_responses", ())}
         checks = [("choices (the values)", choices, labels | no_answer), ("coordinate 'truth'", truths, labels)]
+        if options(behaviour).get("labels_from_truth"):  # the labels are the data's truths (+ the declared ones);
+            checks = []  # people may name a class this data set does not show (Kato2026's Sparse: 171 of 240 images)
         if behaviour.metric == "accuracy_delta":  # Baker2022's values are whether the trial was correct (0/1)
             checks[0] = ("values (whether the trial was correct)", choices, {"0", "1", "0.0", "1.0", "True", "False"})
         for what, values, allowed in checks:
@@ -255,6 +266,11 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
         return metrics.odd_one_out_match(model, human)
     if behaviour.metric == "value_delta":  # the model's own trials (one per test image) vs all human trials
         return _value_delta(model, human, opts)
+    if behaviour.metric in ("confusion_similarity", "tasks_consistency"):  # Maniquet2024: the model and the
+        from . import confusion                                            # humans saw different images
+        if behaviour.metric == "confusion_similarity":
+            return confusion.confusion_similarity(model, human)
+        return confusion.tasks_consistency(model, human, dict(opts["manipulations"]), dict(opts["details"]))
     if behaviour.metric in ("shape_bias", "shape_match"):  # Hermann2020: the target is the stimulus set itself
         return getattr(metrics, behaviour.metric)(model, human)
     if behaviour.metric == "accuracy_delta":  # Baker2022: the model's labels on every image of the orientation
