@@ -16,7 +16,7 @@ import pandas as pd
 import xarray as xr
 
 from . import value_delta
-from ._common import Result, as_text, coord, levels, require_coords, source_name, where
+from ._common import Result, as_text, coord, levels, require_coords, responses, source_name, where
 
 # metrics and tasks (scikit-learn, scipy) are imported where used: the workflow imports task_key at parse time.
 
@@ -266,6 +266,10 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
         return metrics.odd_one_out_match(model, human)
     if behaviour.metric == "value_delta":  # the model's own trials (one per test image) vs all human trials
         return _value_delta(model, human, opts)
+    if behaviour.metric == "condition_wise_accuracy":  # Coggan2024_behavior: one image per trial, the model's class
+        from .condition_accuracy import condition_wise_accuracy_similarity
+        choices = responses(probability_choices(_subset(model, coord(human, "stimulus_id"), name)))
+        return condition_wise_accuracy_similarity(choices, human)
     if behaviour.metric in ("confusion_similarity", "tasks_consistency"):  # Maniquet2024: the model and the
         from . import confusion                                            # humans saw different images
         if behaviour.metric == "confusion_similarity":
@@ -349,6 +353,9 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
         kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
     elif behaviour.metric == "accuracy_delta":  # 100 seeded subject halves, Spearman-Brown, median (Baker2022)
         kwargs = {"image_types": tuple(opts["image_types"]), "orientation": str(opts["orientation"])}
+    elif behaviour.metric == "condition_wise_accuracy":
+        from .condition_accuracy import condition_wise_accuracy_ceiling
+        return condition_wise_accuracy_ceiling(human)
     elif behaviour.metric in ("error_consistency", "accuracy_distance") and opts.get("invalid_responses"):
         kwargs = {"invalid": tuple(opts["invalid_responses"])}
     elif behaviour.metric == "value_delta":  # split halves of the human trials, with the benchmark's own settings
@@ -386,7 +393,8 @@ def aggregate(benchmark, folds, ceiling_json) -> dict:
     ceiled = metrics.normalise(raw, ceil, behaviour.normalisation, behaviour.clip,
                                float(options(behaviour).get("chance", 1 / 3)))
     formulas = {"raw_over_ceiling": "raw / ceiling", "chance_corrected": "(raw - chance) / (ceiling - chance)",
-                "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)"}
+                "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)",
+                "raw_over_ceiling_squared": "(raw / ceiling)^2"}
     finite = lambda x: None if x is None or not np.isfinite(x) else float(x)  # noqa: E731
     return {"score": float(ceiled.score), "raw": float(raw.score), "ceiling": float(ceil.score),
             "error": finite(ceiled.error), "ceiling_error": finite(ceil.error), "per_fold": [float(raw.score)],

@@ -46,7 +46,8 @@ def closest(name, known):
 
 #: BrainModel tasks (brain-score/vision model_helpers/brain_transformation/behavior.py) and what each reads.
 BEHAVIOUR_TASKS = ("label", "probabilities", "odd_one_out")
-BEHAVIOUR_NORMALISATIONS = ("raw_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected")
+BEHAVIOUR_NORMALISATIONS = ("raw_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected",
+                            "raw_over_ceiling_squared")
 
 
 @dataclass(frozen=True)
