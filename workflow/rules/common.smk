@@ -106,7 +106,12 @@ def behaviour_layer_of(model_name, benchmark):
 
 
 def fitting_key(model_name, benchmark):
+    """The other stimuli a task reads, as the model saw them: the fitting stimuli of a probabilities readout, or
+    the base images of a label task masked by a base condition (Kato2026); None for the others."""
     family = benchmark.family
+    base = dict(benchmark.behaviour.options).get("base_stimulus_set")
+    if benchmark.behaviour.task == "label" and base:
+        return stimuli_key(model_name, benchmark, base)
     if benchmark.behaviour.task != "probabilities":
         return None
     return stimuli_key(model_name, benchmark, family.fitting_stimulus_set)
@@ -146,9 +151,14 @@ def behaviour_task_inputs(wildcards):
         inputs["fitting_stimuli"] = f"resources/stimuli/{b.family.fitting_stimulus_set}"
         if b.behaviour.metric == "value_delta":  # each test image's image_number and block
             inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
-    if b.behaviour.task == "odd_one_out":
+    spec = task_spec(b)
+    if b.behaviour.task == "odd_one_out" or spec.get("labels_from_truth"):  # triplets; Kato2026's label set
         inputs["human"] = f"results/assemblies/{b.family.dataset}/behaviour.nc"
-    if task_spec(b).get("stimulus_columns"):  # a label task that copies test stimulus columns (Baker2022)
+    if spec.get("stimulus_columns"):  # a label task that copies test stimulus columns (Baker2022)
+        inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
+    if spec.get("base_stimulus_set"):  # Kato2026: the base images' logits and truth, the test set's order
+        inputs["base"] = layer_file(wildcards.model, fitting_key(wildcards.model, b), layer)
+        inputs["base_stimuli"] = f"resources/stimuli/{spec['base_stimulus_set']}"
         inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     return inputs
 

@@ -22,12 +22,17 @@ with logged(snakemake.log[0], "behaviour_task") as log:
     if "test_stimuli" in inputs.keys():  # value_delta: the test images' image_number and block
         test_table = pd.read_csv(f"{inputs.test_stimuli}/{CSV_NAME}", dtype={"stimulus_id": str})
         test_table.attrs["source"] = f"{inputs.test_stimuli}/{CSV_NAME}"
-    if p.spec["task"] == "odd_one_out":
+    base = base_table = None
+    if p.spec.get("base_stimulus_set"):  # Kato2026: the base images' logits and truth, to mask the test choices
+        base = read_netcdf(inputs.base, required_coords=("stimulus_id",))
+        base_table = pd.read_csv(f"{inputs.base_stimuli}/{CSV_NAME}", dtype={"stimulus_id": str})
+        base_table.attrs["source"] = f"{inputs.base_stimuli}/{CSV_NAME}"
+    if p.spec["task"] == "odd_one_out" or p.spec.get("labels_from_truth"):
         human = read_netcdf(inputs.human, required_coords=("stimulus_id",))
         human.attrs["source"] = inputs.human
     with warnings.catch_warnings(record=True) as caught:  # e.g. fitting and test stimuli are the same set
         warnings.simplefilter("always")
-        output = stages.run_task(p.spec, features, fitting, table, human, test_table)
+        output = stages.run_task(p.spec, features, fitting, table, human, test_table, base, base_table)
     for warning in caught:
         print(f"warning: {warning.message}", file=log)
     write_netcdf(output, snakemake.output[0])

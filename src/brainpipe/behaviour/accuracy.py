@@ -32,8 +32,10 @@ def accuracy(source, target) -> Result:
                   xr.DataArray(values, dims=("presentation",)))
 
 
-def _single_accuracy_distance(source: xr.DataArray, target: xr.DataArray, name=None) -> float:
-    """1 − |acc_source − acc_target| / max(acc_target, 1 − acc_target) (upstream ``compare_single_subject``)."""
+def _single_accuracy_distance(source: xr.DataArray, target: xr.DataArray, name=None, invalid=()) -> float:
+    """1 − |acc_source − acc_target| / max(acc_target, 1 − acc_target) (upstream ``compare_single_subject``); with
+    ``invalid``, over the stimuli where neither side's choice is one of those values (Kato2026's variant,
+    brain-score/vision metrics/kato_accuracy_distance/metric.py: NaN when none is left)."""
     # ids as text on both sides: a stimulus set read from CSV gives '12' where the trials' file holds 12
     # (Lonnqvist2024's numeric ids); the pairing by id is what matters, not the sort order
     source_ids, target_ids = as_text(coord(source, "stimulus_id")), as_text(coord(target, "stimulus_id"))
@@ -46,6 +48,12 @@ def _single_accuracy_distance(source: xr.DataArray, target: xr.DataArray, name=N
     truth = coord(target, "truth")[t_order]
     source_correct = responses(source)[s_order] == truth  # upstream compares the model to the *subject's* truth
     target_correct = responses(target)[t_order] == truth
+    if invalid:
+        from .error_consistency import valid_responses
+        keep = valid_responses(responses(source)[s_order], responses(target)[t_order], invalid)
+        source_correct, target_correct = source_correct[keep], target_correct[keep]
+        if not keep.any():
+            return float("nan")  # upstream: means of nothing, NaN (skipped by the mean over subjects)
     source_mean, target_mean = source_correct.mean(), target_correct.mean()
     maximum = max(1 - target_mean, target_mean)
     return float(1 - abs(source_mean - target_mean) / maximum)
@@ -65,7 +73,7 @@ def _aggregate_subjects(values: np.ndarray, dim_coords: dict) -> Result:
         return Result(float(abs(np.nanmean(values))), float(np.nanstd(values)), per)
 
 
-def accuracy_distance(source: xr.DataArray, target: xr.DataArray, variables: tuple = ()) -> Result:
+def accuracy_distance(source: xr.DataArray, target: xr.DataArray, variables: tuple = (), invalid=()) -> Result:
     """Accuracy distance per subject, averaged (Scialom2024, Lonnqvist2024, BMD2024).
 
     Per subject (sorted), the model's and the subject's trials are sorted by ``stimulus_id`` and compared one to
@@ -81,7 +89,7 @@ def accuracy_distance(source: xr.DataArray, target: xr.DataArray, variables: tup
         mask = coord(target, "subject") == subject
         subject_data = target.isel(presentation=np.flatnonzero(mask))
         if not variables:
-            scores.append(_single_accuracy_distance(source, subject_data, name))
+            scores.append(_single_accuracy_distance(source, subject_data, name, invalid))
             continue
         cells = itertools.product(*[sorted(set(coord(subject_data, v))) for v in variables])
         cell_scores = []
@@ -91,12 +99,12 @@ def accuracy_distance(source: xr.DataArray, target: xr.DataArray, variables: tup
             if t_mask.any() and s_mask.any():  # unbalanced designs: skip cells absent on either side
                 cell_scores.append(_single_accuracy_distance(source.isel(presentation=np.flatnonzero(s_mask)),
                                                              subject_data.isel(presentation=np.flatnonzero(t_mask)),
-                                                             name))
+                                                             name, invalid))
         scores.append(float(np.mean(cell_scores)))
     return _aggregate_subjects(np.array(scores), {"subject": subjects})
 
 
-def accuracy_distance_ceiling(assembly: xr.DataArray) -> Result:
+def accuracy_distance_ceiling(assembly: xr.DataArray, invalid=()) -> Result:
     """Every subject pair (sorted, ``itertools.combinations``) compared as model vs subject; same aggregate."""
     name = source_name(assembly)
     require_coords(assembly, ["stimulus_id", "truth", "subject"], "human data", name)
@@ -108,7 +116,7 @@ def accuracy_distance_ceiling(assembly: xr.DataArray) -> Result:
     for left, right in itertools.combinations(subjects, 2):
         one = assembly.isel(presentation=np.flatnonzero(coord(assembly, "subject") == left))
         two = assembly.isel(presentation=np.flatnonzero(coord(assembly, "subject") == right))
-        scores.append(_single_accuracy_distance(one, two, name))
+        scores.append(_single_accuracy_distance(one, two, name, invalid))
         pairs.append((left, right))
     return _aggregate_subjects(np.array(scores), {"subject_left": ("subject", [p[0] for p in pairs]),
                                                   "subject_right": ("subject", [p[1] for p in pairs])})

@@ -28,8 +28,21 @@ def _correct(array: xr.DataArray, order: np.ndarray) -> np.ndarray:
     return (responses(array) == coord(array, "truth"))[order]
 
 
-def compare_single_subject(source: xr.DataArray, target: xr.DataArray, label: str = "") -> float:
-    """κ between two observers on the same stimuli, matched by sorted ``stimulus_id``."""
+def valid_responses(source_choices: np.ndarray, target_choices: np.ndarray, invalid=()) -> np.ndarray:
+    """Which pairs of (matched) choices both hold an answer: neither is one of ``invalid`` (e.g. ``('', 'NaN')``:
+    brain-score/vision metrics/kato_error_consistency/metric.py and kato_accuracy_distance/metric.py drop a
+    stimulus where either side has no answer, or the model's was masked). Compared as text, as upstream compares
+    the values with the strings."""
+    keep = np.ones(len(source_choices), dtype=bool)
+    if invalid:
+        invalid = [str(v) for v in invalid]
+        keep &= ~np.isin(as_text(source_choices), invalid) & ~np.isin(as_text(target_choices), invalid)
+    return keep
+
+
+def compare_single_subject(source: xr.DataArray, target: xr.DataArray, label: str = "", invalid=()) -> float:
+    """κ between two observers on the same stimuli, matched by sorted ``stimulus_id``; with ``invalid``, only the
+    stimuli where neither observer's choice is one of those values (:func:`valid_responses`)."""
     # ids as text on both sides: a stimulus set read from CSV gives '12' where the trials' file holds 12
     # (Scialom2024's numeric ids); κ depends on the pairing by id, not on the sort order
     s_ids, t_ids = as_text(coord(source, "stimulus_id")), as_text(coord(target, "stimulus_id"))
@@ -39,9 +52,14 @@ def compare_single_subject(source: xr.DataArray, target: xr.DataArray, label: st
                          f"presentations, coordinate 'stimulus_id'); every subject must see every stimulus of a "
                          f"condition once")
     correct_source, correct_target = _correct(source, s_order), _correct(target, t_order)
+    if invalid:
+        keep = valid_responses(responses(source)[s_order], responses(target)[t_order], invalid)
+        correct_source, correct_target = correct_source[keep], correct_target[keep]
+        if not keep.any():  # upstream's means of nothing are NaN and its cohens_kappa asserts
+            raise ValueError(f"{label}: no stimulus where both sides answered (choices {list(invalid)} are none)")
     p_source, p_target = correct_source.mean(), correct_target.mean()
     expected = p_source * p_target + (1 - p_source) * (1 - p_target)
-    observed = (correct_source == correct_target).sum() / len(t_ids)
+    observed = (correct_source == correct_target).sum() / len(correct_source)
     return cohens_kappa(expected, observed)
 
 
@@ -82,12 +100,13 @@ def _model_with_meta(source: xr.DataArray, target: xr.DataArray, name) -> xr.Dat
                                  for c in missing})
 
 
-def error_consistency(source: xr.DataArray, target: xr.DataArray) -> Result:
+def error_consistency(source: xr.DataArray, target: xr.DataArray, invalid=()) -> Result:
     """Mean κ between the model and each subject, per condition (both sorted); |mean|, error std.
 
     ``source``: the model's choices (``label`` task output) with ``stimulus_id`` (and ``truth``/``condition``,
     else copied from ``target``); ``target``: human trials with ``stimulus_id``, ``truth``, ``subject``,
     ``condition``. Every subject must have seen each of the model's stimuli of a condition exactly once.
+    ``invalid``: choices that are no answer (:func:`valid_responses`; Kato2026's ``('', 'NaN')``).
     """
     name = source_name(target)
     _check_human(target, name)
@@ -107,13 +126,14 @@ def error_consistency(source: xr.DataArray, target: xr.DataArray) -> Result:
                                  f"(coordinates 'subject', 'condition'); error consistency needs every subject "
                                  f"in every condition")
             values[s, c] = compare_single_subject(_select(source, condition=condition), human,
-                                                  f"{where(name)}subject {subject!r}, condition {condition!r}")
+                                                  f"{where(name)}subject {subject!r}, condition {condition!r}",
+                                                  invalid)
     score, error = _aggregate(values)
     per = xr.DataArray(values, dims=("subject", "condition"), coords={"subject": subjects, "condition": conditions})
     return Result(score, error, per)
 
 
-def error_consistency_ceiling(assembly: xr.DataArray) -> Result:
+def error_consistency_ceiling(assembly: xr.DataArray, invalid=()) -> Result:
     """Every subject pair (sorted, ``itertools.combinations``) × condition, compared like model vs subject."""
     name = source_name(assembly)
     _check_human(assembly, name)
@@ -133,7 +153,7 @@ def error_consistency_ceiling(assembly: xr.DataArray) -> Result:
                 raise ValueError(f"{where(name)}subject {empty!r} has no trials in condition {condition!r} "
                                  f"(coordinates 'subject', 'condition'); subjects share no such condition")
             values[p, c] = compare_single_subject(one, two, f"{where(name)}subjects {left!r} and {right!r}, "
-                                                            f"condition {condition!r}")
+                                                            f"condition {condition!r}", invalid)
     score, error = _aggregate(values)
     per = xr.DataArray(values, dims=("subject", "condition"),
                        coords={"subject_left": ("subject", [p[0] for p in pairs]),

@@ -10,6 +10,7 @@
 | odd_one_out_match   | odd_one_out.py       | none: the benchmark declares a number     | benchmarks/hebart2023/benchmark.py         |
 | shape_match, shape_bias | shape_bias.py    | 1 (fixed, never applied upstream)         | benchmarks/hermann2020/benchmark.py        |
 | accuracy_delta      | accuracy_delta.py    | subject halves, Spearman–Brown, median    | metrics/baker_accuracy_delta/metric.py     |
+| confusion_similarity, tasks_consistency | confusion.py | none: the benchmark declares a number | metrics/maniquet2024_metrics/metric.py |
 """
 
 from ._common import Result
@@ -20,6 +21,7 @@ from .normalise import KINDS, normalise
 from .odd_one_out import CHANCE, odd_one_out_ceiling, odd_one_out_match
 from .shape_bias import shape_bias, shape_match, texture_match
 from .accuracy_delta import accuracy_delta, accuracy_delta_ceiling
+from .confusion import confusion_similarity, tasks_consistency
 from .value_delta import integral, model_choices, value_delta, value_delta_ceiling
 
 CEILINGS = {
@@ -47,4 +49,4 @@ __all__ = ["Result", "accuracy", "accuracy_distance", "accuracy_distance_ceiling
            "error_consistency", "error_consistency_ceiling", "i1", "i1_ceiling", "i2n", "i2n_ceiling",
            "normalise", "KINDS", "odd_one_out_match", "odd_one_out_ceiling", "CHANCE", "value_delta",
            "value_delta_ceiling", "integral", "model_choices", "ceiling", "CEILINGS", "shape_bias", "shape_match",
-           "texture_match", "accuracy_delta", "accuracy_delta_ceiling"]
+           "texture_match", "accuracy_delta", "accuracy_delta_ceiling", "confusion_similarity", "tasks_consistency"]

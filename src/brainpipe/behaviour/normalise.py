@@ -6,6 +6,7 @@
 | raw2_over_ceiling               | raw² / c                         | V1/V2 pls (no clip)                                   |
 | raw_over_sqrt_ceiling_per_split | mean_k r_k / √c_k, error std_k   | i2n (no clip)                                         |
 | chance_corrected                | (raw − chance) / (c − chance)    | odd-one-out match, chance 1/3 (clip)                  |
+| raw_over_ceiling_squared        | (raw / c)²                       | Coggan2024_behavior (no clip)                         |
 
 Upstream: brain-score/vision brainscore_vision/benchmarks/__init__.py (``ceil_score``: raw / c, error copied),
 benchmarks/geirhos2021/benchmark.py and benchmark_helpers/__init__.py (``bound_score``), benchmarks/hebart2023/
@@ -25,7 +26,8 @@ import xarray as xr
 
 from ._common import Result
 
-KINDS = ("raw_over_ceiling", "raw2_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected")
+KINDS = ("raw_over_ceiling", "raw2_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected",
+         "raw_over_ceiling_squared")
 
 
 def _value(x) -> float:
@@ -69,6 +71,8 @@ def normalise(raw, ceiling, kind: str, clip: bool, chance: float = 1 / 3) -> Res
                 score = np.float64(r) / np.float64(c)
             elif kind == "raw2_over_ceiling":
                 score = np.float64(r) ** 2 / np.float64(c)
+            elif kind == "raw_over_ceiling_squared":  # benchmarks/coggan2024_behavior/benchmark.py ``ceiler``
+                score = (np.float64(r) / np.float64(c)) ** 2
             else:
                 score = (np.float64(r) - chance) / (np.float64(c) - chance)
         score, error = float(score), _error(raw)

@@ -16,7 +16,7 @@ import pandas as pd
 import xarray as xr
 
 from . import value_delta
-from ._common import Result, as_text, coord, levels, require_coords, source_name, where
+from ._common import Result, as_text, coord, levels, require_coords, responses, source_name, where
 
 # metrics and tasks (scikit-learn, scipy) are imported where used: the workflow imports task_key at parse time.
 
@@ -35,12 +35,24 @@ def task_key(behaviour, family, fitting_stimuli: str | None = None) -> str:
         labels = "|".join(entry if isinstance(entry, str) else f"{entry[0]}={','.join(map(str, entry[1]))}"
                           for entry in behaviour.choice_labels)
         key = f"label-{len(behaviour.choice_labels)}labels-{hashlib.sha1(labels.encode()).hexdigest()[:8]}"
-        columns = options(behaviour).get("stimulus_columns")
+        opts = options(behaviour)
+        if opts.get("labels_from_truth"):  # the data set's own truth labels come first (Kato2026)
+            key = f"label-truth-{family.dataset}-plus-{len(behaviour.choice_labels)}labels-" \
+                  f"{hashlib.sha1(labels.encode()).hexdigest()[:8]}"
+        columns = opts.get("stimulus_columns")
         if columns:  # the output carries these stimulus-set columns (another file than the plain labels)
             key += f"-columns-{hashlib.sha1('|'.join(columns).encode()).hexdigest()[:8]}"
+        if opts.get("aggregation", "mean") != "mean":
+            key += f"-{opts['aggregation']}"
+        if opts.get("base_stimulus_set"):  # masked where the model is wrong on the base images (as it saw them)
+            key += f"-base-{fitting_stimuli}"
         return key
     if behaviour.task == "probabilities":  # value_delta: labels = parity of image_number, choices need the test table
-        return f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
+        key = f"probabilities-fit-{fitting_stimuli}" + ("-oddball_parity" if behaviour.metric == "value_delta" else "")
+        columns = options(behaviour).get("stimulus_columns")
+        if columns:  # the output carries these test stimulus-set columns (Maniquet2024)
+            key += f"-columns-{hashlib.sha1('|'.join(columns).encode()).hexdigest()[:8]}"
+        return key
     return f"odd_one_out-{options(behaviour).get('similarity', 'dot')}-{family.dataset}"
 
 
@@ -68,11 +80,21 @@ def task_spec(benchmark) -> dict:
         spec["choice_labels"] = behaviour.choice_labels
         if options(behaviour).get("stimulus_columns"):  # columns of the test stimulus set the metric reads
             spec["stimulus_columns"] = list(options(behaviour)["stimulus_columns"])
+        # Kato2026 (each only where declared, so other families' specs are unchanged): labels = sorted(set(truth))
+        # of the human data + the declared ones, pooled by max, masked by the model's verdict on the base images
+        if options(behaviour).get("labels_from_truth"):
+            spec["labels_from_truth"] = True
+        if options(behaviour).get("aggregation", "mean") != "mean":
+            spec["aggregation"] = options(behaviour)["aggregation"]
+        if options(behaviour).get("base_stimulus_set"):
+            spec["base_stimulus_set"] = options(behaviour)["base_stimulus_set"]
     if behaviour.task == "probabilities":
         spec["fitting_label_column"] = family.fitting_label_column
         spec["fitting_stimulus_set"] = family.fitting_stimulus_set
         if behaviour.metric == "value_delta":  # labels: the column's parity (even = 'oddball')
             spec["labels"] = "oddball_parity"
+        if options(behaviour).get("stimulus_columns"):  # test stimulus-set columns the metric reads (Maniquet2024)
+            spec["stimulus_columns"] = list(options(behaviour)["stimulus_columns"])
     if behaviour.task == "odd_one_out":
         spec["similarity"] = options(behaviour).get("similarity", "dot")
     return spec
@@ -80,22 +102,40 @@ def task_spec(benchmark) -> dict:
 
 def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None = None,
              fitting_table: pd.DataFrame | None = None, human: xr.DataArray | None = None,
-             test_table: pd.DataFrame | None = None) -> xr.DataArray:
+             test_table: pd.DataFrame | None = None, base_features: xr.DataArray | None = None,
+             base_table: pd.DataFrame | None = None) -> xr.DataArray:
     """The model's behaviour on the test stimuli: ``features`` are the test stimuli's logits (label) or readout
     features (probabilities, odd_one_out); a probabilities readout is fitted on ``fitting_features`` labelled by
     the fitting stimulus set's label column; odd_one_out takes its triplets from ``human``. ``test_table`` (the
-    test stimulus set): value_delta reads ``image_number`` and ``block`` of each test stimulus from it.
+    test stimulus set): value_delta reads ``image_number`` and ``block`` of each test stimulus from it. A label task
+    with ``labels_from_truth`` takes its labels from ``human``'s truth; with ``base_stimulus_set`` it also labels
+    ``base_features`` (the base images' logits; truth from ``base_table``) and masks the test choices by them
+    (brainpipe.behaviour.base_condition).
     ``task``: a behavioural benchmark or its :func:`task_spec`."""
     from . import metrics, tasks  # noqa: F401
     spec = task if isinstance(task, dict) else task_spec(task)
     if spec["task"] == "label":
         labels = "imagenet" if spec["choice_labels"] == "imagenet" else list(spec["choice_labels"])
+        if spec.get("labels_from_truth"):  # upstream: sorted(set(assembly['truth'])) + the extra labels
+            if human is None:
+                raise ValueError("the label task takes its labels from the human data's truth; it needs the data")
+            labels = sorted(set(as_text(coord(human, "truth")))) + labels
+        aggregation = spec.get("aggregation", "mean")
         if spec.get("stimulus_columns"):  # e.g. Baker2022's animal / image_type / orientation of every image
             if test_table is None:
                 raise ValueError(f"the label task needs the test stimulus set's table (columns "
                                  f"{spec['stimulus_columns']})")
             features = with_stimulus_columns(features, test_table, spec["stimulus_columns"])
-        return tasks.label(features, labels)
+        if not spec.get("base_stimulus_set"):
+            return tasks.label(features, labels, aggregation)
+        from .base_condition import mask_by_base
+        if base_features is None or base_table is None or test_table is None:
+            raise ValueError(f"the label task masked by base condition {spec['base_stimulus_set']} needs the base "
+                             f"images' logits, the base and the test stimulus sets' tables")
+        # both in their stimulus set's order, as upstream's look_at returns them (the masking pairs by position)
+        choices = tasks.label(_in_table_order(features, test_table), labels, aggregation)
+        base = with_stimulus_columns(_in_table_order(base_features, base_table), base_table, ["truth"])
+        return mask_by_base(choices, tasks.label(base, labels, aggregation), base["truth"].values)
     if spec["task"] == "probabilities":
         column = spec["fitting_label_column"]
         fitting = with_stimulus_columns(fitting_features, fitting_table, [column])
@@ -119,12 +159,22 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
                 raise ValueError(f"{_table_name(test_table)}: {int(absent.sum())} test stimuli with features are not "
                                  f"in the stimulus set (column 'stimulus_id'), e.g. "
                                  f"{list(as_text(coord(features, 'stimulus_id'))[absent][:3])}")
+        if spec.get("stimulus_columns"):  # e.g. Maniquet2024's image_label / manipulation of every test image
+            if test_table is None:
+                raise ValueError(f"the probabilities task needs the test stimulus set's table (columns "
+                                 f"{spec['stimulus_columns']})")
+            features = with_stimulus_columns(features, test_table, spec["stimulus_columns"])
         return tasks.probabilities(fitting, features)
     if spec["task"] == "odd_one_out":
         triplets = np.stack([as_text(coord(human, f"image_{k}")) for k in (1, 2, 3)], axis=1)
         _check_triplets(triplets, features, human)
         return tasks.odd_one_out(features, triplets, spec.get("similarity", "dot"))
     raise ValueError(f"unknown task {spec['task']!r}")
+
+
+def _in_table_order(features: xr.DataArray, table: pd.DataFrame) -> xr.DataArray:
+    """``features`` reordered to the stimulus set's row order (every row must have features)."""
+    return _subset(features, table["stimulus_id"].astype(str).to_numpy(object), _table_name(table))
 
 
 #: what value_delta reads of each test stimulus (brain-score/vision benchmarks/ferguson2024/benchmark.py
@@ -182,7 +232,10 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
         from .tasks import label_name
         labels = {label_name(entry) for entry in behaviour.choice_labels}
         truths = as_text(coord(human, "truth")) if "truth" in human.coords else []
-        checks = [("choices (the values)", choices, labels | {NO_RESPONSE}), ("coordinate 'truth'", truths, labels)]
+        no_answer = {NO_RESPONSE} | {str(v) for v in options(behaviour).get("invalid_responses", ())}
+        checks = [("choices (the values)", choices, labels | no_answer), ("coordinate 'truth'", truths, labels)]
+        if options(behaviour).get("labels_from_truth"):  # the labels are the data's truths (+ the declared ones);
+            checks = []  # people may name a class this data set does not show (Kato2026's Sparse: 171 of 240 images)
         if behaviour.metric == "accuracy_delta":  # Baker2022's values are whether the trial was correct (0/1)
             checks[0] = ("values (whether the trial was correct)", choices, {"0", "1", "0.0", "1.0", "True", "False"})
         for what, values, allowed in checks:
@@ -213,6 +266,15 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
         return metrics.odd_one_out_match(model, human)
     if behaviour.metric == "value_delta":  # the model's own trials (one per test image) vs all human trials
         return _value_delta(model, human, opts)
+    if behaviour.metric == "condition_wise_accuracy":  # Coggan2024_behavior: one image per trial, the model's class
+        from .condition_accuracy import condition_wise_accuracy_similarity
+        choices = responses(probability_choices(_subset(model, coord(human, "stimulus_id"), name)))
+        return condition_wise_accuracy_similarity(choices, human)
+    if behaviour.metric in ("confusion_similarity", "tasks_consistency"):  # Maniquet2024: the model and the
+        from . import confusion                                            # humans saw different images
+        if behaviour.metric == "confusion_similarity":
+            return confusion.confusion_similarity(model, human)
+        return confusion.tasks_consistency(model, human, dict(opts["manipulations"]), dict(opts["details"]))
     if behaviour.metric in ("shape_bias", "shape_match"):  # Hermann2020: the target is the stimulus set itself
         return getattr(metrics, behaviour.metric)(model, human)
     if behaviour.metric == "accuracy_delta":  # Baker2022: the model's labels on every image of the orientation
@@ -222,13 +284,14 @@ def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
     model = _subset(model, coord(human, "stimulus_id"), name)
     if behaviour.metric in ("i2n", "i1"):
         return getattr(metrics, behaviour.metric)(model, human)
+    invalid = tuple(opts.get("invalid_responses", ()))  # choices that are no answer (Kato2026's '', 'NaN')
     if behaviour.metric == "error_consistency":
-        return metrics.error_consistency(model, human)
+        return metrics.error_consistency(model, human, invalid) if invalid else metrics.error_consistency(model, human)
     if behaviour.metric == "accuracy":  # top1: the model's label vs the stimulus' truth, one per stimulus
         truth = dict(zip(as_text(coord(human, "stimulus_id")), coord(human, "truth")))
         return metrics.accuracy(model, np.array([truth[s] for s in as_text(coord(model, "stimulus_id"))]))
     if behaviour.metric == "accuracy_distance":
-        return metrics.accuracy_distance(model, human, tuple(opts.get("variables", ())))
+        return metrics.accuracy_distance(model, human, tuple(opts.get("variables", ())), invalid)
     raise ValueError(f"behavioural metric {behaviour.metric!r} is not wired into the workflow")
 
 
@@ -270,6 +333,8 @@ def per_condition(benchmark, model: xr.DataArray, human: xr.DataArray) -> list[d
     metric = benchmark.behaviour.metric
     if metric not in ("error_consistency", "accuracy") or not {"condition", "subject", "truth"} <= set(human.coords):
         return None
+    if options(benchmark.behaviour).get("invalid_responses"):  # the table counts every trial; these drop some
+        return None
     from .error_consistency import per_condition as table
     model = _subset(model, coord(human, "stimulus_id"), human.attrs.get("source"))
     return table(model, human, consistency=metric == "error_consistency")
@@ -288,6 +353,11 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
         kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
     elif behaviour.metric == "accuracy_delta":  # 100 seeded subject halves, Spearman-Brown, median (Baker2022)
         kwargs = {"image_types": tuple(opts["image_types"]), "orientation": str(opts["orientation"])}
+    elif behaviour.metric == "condition_wise_accuracy":
+        from .condition_accuracy import condition_wise_accuracy_ceiling
+        return condition_wise_accuracy_ceiling(human)
+    elif behaviour.metric in ("error_consistency", "accuracy_distance") and opts.get("invalid_responses"):
+        kwargs = {"invalid": tuple(opts["invalid_responses"])}
     elif behaviour.metric == "value_delta":  # split halves of the human trials, with the benchmark's own settings
         if "lapse_rate" not in opts:
             raise ValueError(f"{benchmark.identifier}: value_delta needs the benchmark option 'lapse_rate' "
@@ -323,7 +393,8 @@ def aggregate(benchmark, folds, ceiling_json) -> dict:
     ceiled = metrics.normalise(raw, ceil, behaviour.normalisation, behaviour.clip,
                                float(options(behaviour).get("chance", 1 / 3)))
     formulas = {"raw_over_ceiling": "raw / ceiling", "chance_corrected": "(raw - chance) / (ceiling - chance)",
-                "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)"}
+                "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)",
+                "raw_over_ceiling_squared": "(raw / ceiling)^2"}
     finite = lambda x: None if x is None or not np.isfinite(x) else float(x)  # noqa: E731
     return {"score": float(ceiled.score), "raw": float(raw.score), "ceiling": float(ceil.score),
             "error": finite(ceiled.error), "ceiling_error": finite(ceil.error), "per_fold": [float(raw.score)],

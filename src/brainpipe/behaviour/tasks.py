@@ -40,6 +40,57 @@ LABEL_TO_IMAGENET_INDICES = {
     "banana": [954], "beanie": [439, 452, 515, 808], "binoculars": [447], "boot": [514], "bowl": [659, 809],
     "cup": [968], "glasses": [837], "lamp": [470, 607, 818, 846], "pan": [567], "sewingmachine": [786],
     "shovel": [792],
+    # Kato2026 (labels prefixed 'kato2026_' upstream, so that they do not clash with the lists above; the 49 lists
+    # partition the 1000 classes: 'kato2026_others' is every class no category claims)
+    "kato2026_corn": [987, 998],
+    "kato2026_shoe": [630, 770, 774],
+    "kato2026_bird": [*range(7, 25), *range(80, 101), *range(127, 147)],
+    "kato2026_monkey": [*range(370, 383)],
+    "kato2026_crocodilian": [49, 50],
+    "kato2026_fish": [*range(0, 7), *range(389, 398)],
+    "kato2026_acorn": [988],
+    "kato2026_spider": [*range(72, 78)],
+    "kato2026_hammer": [587],
+    "kato2026_clock": [409, 530, 892],
+    "kato2026_squirrel": [335],
+    "kato2026_mug": [504, 968],
+    "kato2026_snail": [113],
+    "kato2026_turtle": [*range(33, 38)],
+    "kato2026_lobster": [122, 123],
+    "kato2026_elephant": [385, 386],
+    "kato2026_bear": [*range(294, 298)],
+    "kato2026_horse": [339],
+    "kato2026_swine": [341, 342, 343],
+    "kato2026_chair": [423, 559, 765, 857],
+    "kato2026_snake": [*range(52, 69)],
+    "kato2026_car": [407, 436, 468, 511, 609, 627, 656, 661, 751, 817],
+    "kato2026_cat": [*range(281, 288)],
+    "kato2026_frog": [30, 31, 32],
+    "kato2026_cabbage": [936],
+    "kato2026_banana": [954],
+    "kato2026_helmet": [518, 560],
+    "kato2026_mushroom": [947, *range(991, 998)],
+    "kato2026_apple": [948],
+    "kato2026_dryer": [589],
+    "kato2026_strawberry": [949],
+    "kato2026_lemon": [951],
+    "kato2026_pineapple": [953],
+    "kato2026_flower": [985, 986],
+    "kato2026_tiger": [292],
+    "kato2026_microwave": [651],
+    "kato2026_dog": [*range(151, 269)],
+    "kato2026_butterfly": [*range(321, 327)],
+    "kato2026_gun": [413, 471, 763, 764],
+    "kato2026_bellpepper": [945],
+    "kato2026_rabbit": [330, 331, 332],
+    "kato2026_hippopotamus": [344],
+    "kato2026_bee": [309],
+    "kato2026_airplane": [404],
+    "kato2026_camel": [354],
+    "kato2026_guitar": [402, 546],
+    "kato2026_crab": [*range(118, 122)],
+    "kato2026_broccoli": [937],
+    "kato2026_others": [*range(25, 30), *range(38, 49), 51, 69, 70, 71, 78, 79, *range(101, 113), *range(114, 118), 124, 125, 126, *range(147, 151), *range(269, 281), *range(288, 292), 293, *range(298, 309), *range(310, 321), 327, 328, 329, 333, 334, 336, 337, 338, 340, *range(345, 354), *range(355, 370), 383, 384, 387, 388, *range(398, 402), 403, 405, 406, 408, 410, 411, 412, *range(414, 423), *range(424, 436), *range(437, 468), 469, 470, *range(472, 504), *range(505, 511), *range(512, 518), *range(519, 530), *range(531, 546), *range(547, 559), *range(561, 587), 588, *range(590, 609), *range(610, 627), 628, 629, *range(631, 651), *range(652, 656), *range(657, 661), *range(662, 751), *range(752, 763), *range(766, 770), 771, 772, 773, *range(775, 817), *range(818, 857), *range(858, 892), *range(893, 936), *range(938, 945), 946, 950, 952, *range(955, 968), *range(969, 985), 989, 990, 999],
 }
 
 #: ``ProbabilitiesClassifier``: C=1e-3, solver newton-cg, multinomial (l2, intercept, max_iter 100, tol 1e-4)
@@ -86,12 +137,17 @@ def _indices(entry) -> list[int]:
     return [int(i) for i in indices]
 
 
-def label(logits: xr.DataArray, choice_labels) -> xr.DataArray:
+#: how a choice label pools the probabilities of its ImageNet classes (upstream ``LabelBehavior.start_task``'s
+#: ``aggregation``: 'mean' by default; Kato2026 asks for 'max')
+AGGREGATIONS = {"mean": np.mean, "max": np.max}
+
+
+def label(logits: xr.DataArray, choice_labels, aggregation: str = "mean") -> xr.DataArray:
     """The ``label`` task: 1000 ImageNet logits per presentation → one label per presentation.
 
     ``choice_labels == 'imagenet'``: argmax → WordNet id (coords ``synset``, ``logit``). A list of labels: softmax
-    over the 1000 logits, per label the **mean** probability over its ImageNet indices, argmax (first label on
-    ties); a list entry may be a ``(label, indices)`` pair giving a label's ImageNet indices itself. Upstream's softmax has no max subtraction; the stable form used here gives the same probabilities
+    over the 1000 logits, per label the **mean** (``aggregation='max'``: the largest) probability over its ImageNet
+    indices, argmax (first label on ties); a list entry may be a ``(label, indices)`` pair giving a label's ImageNet indices itself. Upstream's softmax has no max subtraction; the stable form used here gives the same probabilities
     wherever upstream's does not overflow (logits above ~709). Output: dims ``('choice', 'presentation')``,
     shape (1, N), values = labels, the presentation coords plus ``label``.
     """
@@ -115,7 +171,10 @@ def label(logits: xr.DataArray, choice_labels) -> xr.DataArray:
         index_lists = [_indices(entry) for entry in choice_labels]
         shifted = np.exp(values - values.max(axis=1, keepdims=True))
         probabilities = shifted / shifted.sum(axis=1, keepdims=True)
-        aggregated = np.stack([probabilities[:, idx].mean(axis=1) for idx in index_lists], axis=1)
+        if aggregation not in AGGREGATIONS:
+            raise ValueError(f"aggregation must be one of {sorted(AGGREGATIONS)}, got {aggregation!r}")
+        pool = AGGREGATIONS[aggregation]
+        aggregated = np.stack([pool(probabilities[:, idx], axis=1) for idx in index_lists], axis=1)
         choices = np.array([label_name(choice_labels[i]) for i in aggregated.argmax(axis=1)], dtype=object)
     coords["label"] = ("presentation", choices)
     return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)

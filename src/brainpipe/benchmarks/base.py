@@ -47,7 +47,8 @@ def closest(name, known):
 
 #: BrainModel tasks (brain-score/vision model_helpers/brain_transformation/behavior.py) and what each reads.
 BEHAVIOUR_TASKS = ("label", "probabilities", "odd_one_out")
-BEHAVIOUR_NORMALISATIONS = ("raw_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected")
+BEHAVIOUR_NORMALISATIONS = ("raw_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected",
+                            "raw_over_ceiling_squared")
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,8 @@ class Family:
         sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set,
                             self.train_stimulus_set) if s}
         sets |= {m.stimulus_set for m in self.properties}
+        # a label task masked by the model's choices on base images reads those too (Kato2026's Ori / Sil)
+        sets |= {dict(b.options)["base_stimulus_set"] for b in self.behaviours if "base_stimulus_set" in dict(b.options)}
         return sets | set(self.neurons.stimulus_sets if self.neurons else ())
 
     @property
