@@ -50,6 +50,7 @@ include: "workflow/rules/fetch.smk"
 include: "workflow/rules/common_temporal.smk"
 include: "workflow/rules/temporal.smk"  # before activations.smk: its layer sets leave temporal models out
 include: "workflow/rules/assembly.smk"
+include: "workflow/rules/train_test.smk"
 include: "workflow/rules/place_on_screen.smk"
 include: "workflow/rules/activations.smk"
 include: "workflow/rules/behaviour.smk"

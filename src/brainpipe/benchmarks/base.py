@@ -178,6 +178,14 @@ class Family:
     # units become neurons. Identifiers are '<Family>-<measure>' (no region: the family's one region, V1).
     properties: tuple = ()
     neurons: Neurons | None = None
+    # Recordings published as separate train and test files (Brain-Score's TrainTestNeuralBenchmark, Allen2022):
+    # (("train", data set key), ("test", data set key)). The workflow joins them into ``dataset`` (a presentation
+    # coordinate 'split') and their stimulus sets into ``stimulus_set``; regressions fit on the train images and
+    # score the repetition-averaged test images (one fold), the ceiling reads the test repetitions only.
+    splits: tuple = ()
+    # Regressions scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's
+    # median r squared over its own ceiling, averaged over the values
+    score_per: str | None = None
 
     @property
     def is_behavioural(self):
@@ -265,6 +273,8 @@ class Benchmark:
     def n_folds(self):
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
         if self.kind in ("custom", "behaviour", "properties") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
+            return 1
+        if self.family.splits and self.kind == "regression":  # the data's own train/test split: one fit
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 
