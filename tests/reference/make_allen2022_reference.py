@@ -35,6 +35,39 @@ BENCHMARKS = [f"{prefix}.{region}-{metric}" for prefix in PREFIXES for region in
               for metric in ("ridge", "rdm")]
 
 
+# One Brain-Score process for all the benchmarks (its start-up, about a minute under load, paid once): the runner's
+# own file source, then ``load_benchmark(id)(load_model('alexnet'))`` per identifier, numbers read as the runner
+# reads them (its ``main``). The same model object scores every benchmark, so its activations are extracted once per
+# stimulus set, as Brain-Score's result cache would reuse them.
+MANY = """
+import json, runpy, sys
+from pathlib import Path
+runner = runpy.run_path(sys.argv[1], run_name='brainscore_reference')
+fixtures, out, identifiers = Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4:]
+served = []
+runner['install_fixture_source'](fixtures.resolve(), served, False)
+import numpy as np
+from brainscore_vision import load_benchmark, load_model
+model = load_model('alexnet')
+def value(x):
+    if x is None:
+        return None
+    a = np.asarray(x, dtype=float)
+    return float(a) if a.size == 1 else float(np.nanmean(a))
+results = {}
+for identifier in identifiers:
+    served.clear()
+    score = load_benchmark(identifier)(model)
+    results[identifier] = {'score': value(np.asarray(score).ravel()[0]), 'raw': value(score.attrs.get('raw')),
+                           'ceiling': value(score.attrs.get('ceiling')), 'error': value(score.attrs.get('error')),
+                           'files': sorted({f['file'] for f in served})}
+    print(identifier, results[identifier], flush=True)
+versions = {m: __import__(m).__version__ for m in ('numpy', 'torch', 'torchvision')}
+versions['brainscore_vision'] = '2.4.2'
+out.write_text(json.dumps({'benchmarks': results, 'versions': versions}, indent=1))
+"""
+
+
 def main():
     import allen2022_fixtures
     import neural_family_fixtures
@@ -52,24 +85,18 @@ def main():
         sums = allen2022_fixtures.allen2022_store(scratch / "store")
         weights = seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
-        result = {}
-        for identifier in args.benchmarks:
-            out = scratch / f"{identifier}.json"
-            # Brain-Score's own result cache, in the scratch folder and so for this run only: the benchmarks of
-            # one stimulus set reuse its activations, as on Brain-Score's servers
-            env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
-                       RESULTCACHING_HOME=str(scratch / "result_caching"),
-                       TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                       MT_HOME=str(scratch / "mt"))
-            run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
-                                  "--fixtures", str(scratch / "store"), "--benchmark", identifier,
-                                  "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
-            if run.returncode != 0:
-                sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
-            result = json.loads(out.read_text())
-            results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
-            results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
-            print(identifier, results[identifier], flush=True)
+        out = scratch / "results.json"
+        env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1",
+                   TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
+                   MT_HOME=str(scratch / "mt"))
+        wrapper = WRAPPER.replace("runpy.run_path(runner, run_name='__main__')", "exec(MANY)")
+        run = subprocess.run([args.brainscore_python, "-c", f"MANY = {MANY!r}\n" + wrapper, str(args.runner.resolve()),
+                              str(args.runner.resolve()), str(scratch / "store"), str(out), *args.benchmarks],
+                             env=env, stdout=None, stderr=subprocess.PIPE, text=True)
+        if run.returncode != 0:
+            sys.exit(f"Brain-Score failed:\n{run.stderr[-5000:]}")
+        result = json.loads(out.read_text())
+        results.update(result["benchmarks"])
         summary = {
             "what": "Brain-Score 2.4.2's Allen2022 benchmarks on tests/allen2022_fixtures.py's files (seed 0) with "
                     "alexnet, torch.manual_seed(0) weights; see tests/reference/make_allen2022_reference.py",

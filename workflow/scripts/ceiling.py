@@ -28,11 +28,11 @@ with logged(snakemake.log[0], "ceiling"):
         family = benchmarks.load(snakemake.wildcards.benchmark, snakemake.config).family
         if family.splits:  # joined train/test files (brainpipe.data.train_test)
             from brainpipe.data.assembly import average_repetitions
-            from brainpipe.data.train_test import test_trials
+            from brainpipe.data.train_test import held_out_trials
 
             # Brain-Score's TrainTestNeuralBenchmark ceils on the test repetitions; its RSABenchmark on all images
             # with their repetitions averaged
-            trials = test_trials(trials) if p.method == "internal_consistency" else average_repetitions(trials)
+            trials = held_out_trials(trials) if p.method == "internal_consistency" else average_repetitions(trials)
     if p.method == "behaviour":
         pass
     elif p.method == "internal_consistency":

@@ -110,7 +110,7 @@ def join_stimulus_sets(parts, out_dir) -> pd.DataFrame:
     return joined
 
 
-def test_trials(trials: xr.DataArray) -> xr.DataArray:
+def held_out_trials(trials: xr.DataArray) -> xr.DataArray:
     """The test part's trials of a joined assembly (Brain-Score ceils on the test repetitions only)."""
     if SPLIT_COORD not in trials.coords:
         raise ValueError("the trials have no 'split' coordinate: not a joined train/test assembly")
