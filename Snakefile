@@ -50,13 +50,13 @@ include: "workflow/rules/fetch.smk"
 include: "workflow/rules/common_temporal.smk"
 include: "workflow/rules/temporal.smk"  # before activations.smk: its layer sets leave temporal models out
 include: "workflow/rules/assembly.smk"
+include: "workflow/rules/train_test.smk"  # train/test designs: joined files (Allen2022), two data sets (Hebart2023_fmri)
 include: "workflow/rules/place_on_screen.smk"
 include: "workflow/rules/activations.smk"
 include: "workflow/rules/behaviour.smk"
 include: "workflow/rules/ceiling.smk"
 include: "workflow/rules/gram.smk"
 include: "workflow/rules/fit_fold.smk"
-include: "workflow/rules/train_test.smk"  # fixed train/test designs in two data sets
 include: "workflow/rules/score.smk"
 include: "workflow/rules/common_properties.smk"
 include: "workflow/rules/properties.smk"

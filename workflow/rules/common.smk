@@ -417,7 +417,8 @@ def ceiling_method(benchmark):
 
 
 def family_of_dataset(dataset):
-    families = [f for f in REGISTRY.families.values() if dataset in (f.dataset, f.private_dataset, f.train_dataset)]
+    families = [f for f in REGISTRY.families.values() if dataset in (f.dataset, f.private_dataset, f.train_dataset)
+                or dataset in dict(f.splits).values()]  # a train or test file of a joined data set (Allen2022)
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {dataset!r}")
     return families[0]
@@ -440,6 +441,13 @@ def data_files(benchmark):
         return {remote.name: remote.sha1 for remote in remotes}
     if family.source != "brainio":
         return {}
+    if family.splits:  # joined train/test files: each part's recordings and stimuli
+        remotes = []
+        for _, dataset in family.splits:
+            entry = CATALOG.assembly(dataset)
+            remotes += [entry.file, CATALOG.stimulus_set(entry.stimulus_set).csv,
+                        CATALOG.stimulus_set(entry.stimulus_set).zip]
+        return {remote.name: remote.sha1 for remote in remotes}
     assembly = CATALOG.assembly(family.dataset)
     remotes = list(assembly.all_files)  # a data set read from several files lists them all (Zerbe2026)
     if family.train_dataset:  # a train/test family's train recordings
@@ -523,3 +531,25 @@ def by_region(value):
 def simulated_benchmarks():
     """The grid's benchmarks whose family generates its data (source 'demo', e.g. SyntheticShapes)."""
     return [b for b in config["benchmarks"] if get_benchmark(b).family.source == "demo"]
+
+
+# ---- train/test files joined into one data set (Family.splits; workflow/rules/train_test.smk)
+
+JOINED_FAMILIES = [f for f in REGISTRY.families.values() if f.splits]
+JOINED_DATASETS = sorted({f.dataset for f in JOINED_FAMILIES}) or ["(?!)"]
+JOINED_STIMULUS_SETS = sorted({f.stimulus_set for f in JOINED_FAMILIES}) or ["(?!)"]
+
+
+def joined_family(dataset=None, stimulus_set=None):
+    return next(f for f in JOINED_FAMILIES if dataset in (None, f.dataset) and stimulus_set in (None, f.stimulus_set))
+
+
+def joined_assembly_parts(wildcards):
+    """{split: fetched assembly file} of a joined data set, in the family's order (train, test)."""
+    return {split: f"resources/assemblies/{dataset}.nc" for split, dataset in joined_family(wildcards.dataset).splits}
+
+
+def joined_stimuli_parts(wildcards):
+    """{split: fetched stimulus folder} of a joined stimulus set: each part's recordings' stimuli."""
+    family = joined_family(stimulus_set=wildcards.stimulus_set)
+    return {split: f"resources/stimuli/{CATALOG.assembly(dataset).stimulus_set}" for split, dataset in family.splits}

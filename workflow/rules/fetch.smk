@@ -35,6 +35,10 @@ for _family in {get_benchmark(identifier).family for identifier in config["bench
         continue
     if _family.source != "brainio":
         continue
+    if _family.splits:  # train and test files joined into one data set (train_test.smk): the parts are fetched
+        GRID_DATA |= {f"resources/assemblies/{d}.nc" for _, d in _family.splits}
+        GRID_DATA |= {f"resources/stimuli/{CATALOG.assembly(d).stimulus_set}" for _, d in _family.splits}
+        continue
     if _family.properties:  # a property table (workflow/rules/properties.smk) and every stimulus set it is mapped on
         GRID_DATA |= {f"resources/properties/{m.dataset}" + ".nc" for m in _family.properties}
         GRID_DATA |= {f"resources/stimuli/{s}" for s in _family.stimulus_sets}

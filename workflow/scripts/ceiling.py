@@ -25,10 +25,20 @@ with logged(snakemake.log[0], "ceiling"):
     else:
         trials = read_netcdf(snakemake.input.repetitions,
                              required_coords=("stimulus_id", "repetition", "neuroid_id"))
+        # joined train/test files (brainpipe.data.train_test) carry a 'split' coordinate; so may a declared data set
+        # scored with *_split metrics, whose ceiling reads every trial: the family says which
+        family = benchmarks.load(snakemake.wildcards.benchmark, snakemake.config).family if "split" in trials.coords else None
+        if family is not None and family.splits:
+            from brainpipe.data.assembly import average_repetitions
+            from brainpipe.data.train_test import held_out_trials
+
+            # Brain-Score's TrainTestNeuralBenchmark ceils on the test repetitions; its RSABenchmark on all images
+            # with their repetitions averaged
+            trials = held_out_trials(trials) if p.method == "internal_consistency" else average_repetitions(trials)
     if p.method == "behaviour":
         pass
     elif p.method == "internal_consistency":
-        result = internal_consistency(trials, p.n_splits, p.random_state)
+        result = internal_consistency(trials, p.n_splits, p.random_state, groups=family.score_per if family else None)
     elif p.method == "fixed":  # declared in the benchmark's definition (e.g. a published noise ceiling)
         result = {"ceiling": float(p.fixed), "error": 0.0, "method": "fixed (declared)"}
     elif p.method == "coordinate_median":  # the median of a per-neuroid reliability of the scored neuroids (Li2026)

@@ -191,6 +191,15 @@ class Family:
     # (start, stop, expected): an EEG file's time bins starting within [start, stop] (the file's unit), exactly
     # ``expected`` of them, each scored as a neuroid of its own (Gifford2022; brainpipe.data.time_points)
     time_points: tuple | None = None
+    # The same Brain-Score pattern in its other form (Allen2022): train and test files joined into ONE data set
+    # before preparing it. ``splits`` = (("train", data set key), ("test", data set key)); the workflow joins them
+    # into ``dataset`` (a presentation coordinate 'split') and their stimulus sets into ``stimulus_set``; regressions
+    # fit on the train images and score the repetition-averaged test images (one fold), the ceiling reads the test
+    # repetitions only. (Two forms landed in parallel; folding train_dataset into splits is left for later.)
+    splits: tuple = ()
+    # Regressions scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's
+    # median r squared over its own ceiling, averaged over the values
+    score_per: str | None = None
 
     @property
     def is_behavioural(self):
@@ -282,7 +291,7 @@ class Benchmark:
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
         if self.kind in ("custom", "behaviour", "properties") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
             return 1
-        if self.family.train_dataset:  # one fit on the train data set, scored on the test one
+        if self.family.train_dataset or (self.family.splits and self.kind == "regression"):  # one fit: the data's own train/test design
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 

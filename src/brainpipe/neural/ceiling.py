@@ -66,10 +66,14 @@ def _half_means(values, valid, stimulus, order, n_stimuli, half):
     return means[:n_stimuli][common], means[n_stimuli:][common]
 
 
-def internal_consistency(repetitions: xr.DataArray, n_splits=10, random_state=1):
+def internal_consistency(repetitions: xr.DataArray, n_splits=10, random_state=1, groups=None):
     """Ceiling of a (presentation, neuroid) per-trial assembly. Returns a dict with ceiling, error, per-split values.
 
     With a time_bin dimension the ceiling is computed per bin (Brain-Score's internal_consistency_temporal).
+    ``groups``: a neuroid coordinate (e.g. 'subject'): also the ceiling of each of its values, ``per_group``, the
+    mean over splits of the median over the value's neuroids (brain-score/vision benchmark_helpers/
+    neural_common.py TrainTestNeuralBenchmark with ``alpha_coord``: ``np.mean(np.median(raw_ceilings_slice,
+    axis=1))``, a plain median: a NaN consistency makes the value's ceiling NaN there too).
     """
     temporal = "time_bin" in repetitions.dims
     ordered = repetitions.transpose("presentation", "neuroid", *(("time_bin",) if temporal else ()))
@@ -85,17 +89,24 @@ def internal_consistency(repetitions: xr.DataArray, n_splits=10, random_state=1)
     stimulus = stimulus.ravel()
     order = np.argsort(stimulus, kind="stable")
     per_split = []  # per split: the median over neuroids, one per time bin
+    labels = None if groups is None else ordered[groups].values.astype(str)
+    per_group = {label: [] for label in ([] if labels is None else np.unique(labels))}
     for half in split_halves(ordered["repetition"].values, n_splits, random_state):
         first, second = _half_means(values, valid, stimulus, order, len(unique_ids), half)
         r = spearman_brown(pearson_columns(first, second)).reshape(n_neuroids, -1)
         per_split.append([float(m) for m in np.nanmedian(r, axis=0)])
+        for label in per_group:
+            per_group[label].append(float(np.median(r[labels == label, 0])))
     if temporal:
         per_bin = np.array(per_split).T  # (time_bin, split)
         return {"ceiling": [float(np.mean(b)) for b in per_bin], "error": [sem(b) for b in per_bin],
                 "per_split": [[float(v) for v in b] for b in per_bin], "method": "internal_consistency_temporal"}
     per_split = [s[0] for s in per_split]
-    return {"ceiling": float(np.mean(per_split)), "error": sem(per_split), "per_split": per_split,
-            "method": "internal_consistency", "n_splits": n_splits, "random_state": random_state}
+    result = {"ceiling": float(np.mean(per_split)), "error": sem(per_split), "per_split": per_split,
+              "method": "internal_consistency", "n_splits": n_splits, "random_state": random_state}
+    if groups is not None:
+        result.update(groups=groups, per_group={label: float(np.mean(v)) for label, v in per_group.items()})
+    return result
 
 
 def coordinate_median(values, n_bootstraps=1000, seed=0):

@@ -66,7 +66,8 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int):
     if stratification is not None and stratification not in target.coords:
         raise ValueError(f"{benchmark.identifier}: target has no stratification coordinate {stratification!r}")
     labels = target[stratification].values if stratification else None
-    if benchmark.metric in SPLIT_METRICS:
+    # the data's own train/test split (Family.splits, joined by brainpipe.data.train_test): regressions fit once
+    if benchmark.metric in SPLIT_METRICS or (getattr(benchmark.family, "splits", ()) and benchmark.kind == "regression"):
         if SPLIT_COORD not in target.coords:
             raise ValueError(f"{benchmark.identifier}: a *_split metric needs a presentation coordinate "
                              f"{SPLIT_COORD!r} with 'train'/'test' values; the data has none")
@@ -178,6 +179,7 @@ def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataA
               "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
               "values": pearson_columns(prediction, Y[test]).tolist(),
               "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
+    _add_groups(benchmark, target, result)
     n_features = gram.attrs.get("n_features")
     capped = pls_cap(benchmark, len(train), len(train) if n_features is None else int(n_features))
     if capped:
@@ -265,4 +267,14 @@ def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
     if capped:
         result["pls_components_capped"] = capped
     result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()
+    _add_groups(benchmark, target, result)
     return result
+
+
+def _add_groups(benchmark, target, result):
+    """Each neuroid's value of the family's ``score_per`` coordinate (subject), for scores aggregated per value."""
+    coord = getattr(benchmark.family, "score_per", None)
+    if coord:
+        if coord not in target.coords:
+            raise ValueError(f"{benchmark.identifier}: target has no neuroid coordinate {coord!r} to score per")
+        result["groups"] = target[coord].values.astype(str).tolist()

@@ -28,6 +28,8 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
 
         return behaviour_aggregate(benchmark, folds, ceiling)
     folds = sorted(folds, key=lambda f: f["fold"])
+    if "groups" in folds[0]:  # one fit scored per subject (Family.score_per)
+        return aggregate_per_group(benchmark, folds, ceiling)
     per_fold = [fold_summary(f) for f in folds]
     values = np.asarray(per_fold, dtype=np.float64)  # (fold,) or (fold, time_bin)
     raw = values.mean(axis=0)
@@ -84,3 +86,36 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
 def _finite(value):
     """A float for the JSON, or None (null) where there is no number (an error of one fold)."""
     return float(value) if np.isfinite(value) else None
+
+
+def aggregate_per_group(benchmark: Benchmark, folds, ceiling):
+    """A regression fitted once and scored per value of a neuroid coordinate (brain-score/vision
+    benchmark_helpers/neural_common.py TrainTestNeuralBenchmark with ``alpha_coord``): per value the median r over
+    its neuroids, squared, over the value's own ceiling (``ceiling['per_group']``); the score is the mean over the
+    values, the raw score the mean of their medians, the ceiling the one over all neuroids. No error: one fit."""
+    if len(folds) != 1 or benchmark.normalisation != "raw2_over_ceiling":
+        raise ValueError(f"{benchmark.identifier}: per-group scores need one fold of a regression, "
+                         f"got {len(folds)} fold(s), normalisation {benchmark.normalisation}")
+    fold = folds[0]
+    if "per_group" not in ceiling:
+        raise ValueError(f"{benchmark.identifier}: the ceiling has no per-group values; rerun its ceiling job")
+    values = np.asarray(fold["values"], dtype=np.float64)
+    groups = np.asarray(fold["groups"])
+    raw, ceiled = {}, {}
+    for label in np.unique(groups):
+        raw[str(label)] = float(np.nanmedian(values[groups == label]))  # xarray's median skips NaN
+        ceiled[str(label)] = raw[str(label)] ** 2 / float(ceiling["per_group"][str(label)])
+    score = float(np.mean(list(ceiled.values())))
+    return {
+        "score": score,
+        "raw": float(np.mean(list(raw.values()))),
+        "ceiling": float(ceiling["ceiling"]),
+        "error": None,
+        "ceiling_error": float(ceiling["error"]),
+        "per_fold": [float(np.mean(list(raw.values())))],
+        "n_folds": 1,
+        "formula": "mean over groups of raw_g**2 / ceiling_g",
+        "per_group": {label: {"raw": raw[label], "ceiling": float(ceiling["per_group"][label]), "score": ceiled[label]}
+                      for label in raw},
+        "above_ceiling": bool(any(v > 1 for v in ceiled.values())),
+    }

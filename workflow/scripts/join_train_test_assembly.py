@@ -1,0 +1,12 @@
+"""Join a data set's train and test files into one assembly with a 'split' presentation coordinate."""
+
+from brainpipe.data.train_test import join_assemblies
+from brainpipe.io import read_netcdf, write_netcdf
+from brainpipe.io.netcdf_arrays import dimension_sizes
+from brainpipe.pipeline.logs import logged
+
+with logged(snakemake.log[0], "join_train_test_assembly"):
+    parts = [(split, snakemake.input[split]) for split, _ in snakemake.params.splits]
+    joined = join_assemblies(parts, read_netcdf, [dimension_sizes(path)["presentation"] for _, path in parts])
+    write_netcdf(joined, snakemake.output[0])
+    print(f"{snakemake.wildcards.dataset}: {dict(joined.sizes)} from {', '.join(p for _, p in parts)}")
