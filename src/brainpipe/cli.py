@@ -156,6 +156,8 @@ def list_data(config: dict, out=None) -> None:
     def where(remote):
         if remote.name in local:
             return f"local file {local[remote.name]} (data.local_files)"
+        if remote.path is not None:  # read in place where its family declares it (ImageNet's image zip)
+            return f"local file {remote.path} (declared)"
         return str(catalog.cache_path(remote, cache_dir))
 
     for key, entry in bench.default_catalog().assemblies.items():

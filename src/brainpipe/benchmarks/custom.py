@@ -58,6 +58,11 @@ class CustomBenchmark:
         Both are (presentation × neuroid) DataArrays whose presentations are in the same stimulus order."""
         raise NotImplementedError
 
+    def for_metric(self, metric: str) -> "CustomBenchmark":
+        """The instance that computes ``metric``: a built-in family serving several metrics with one class
+        (``Family.metric_regions``, e.g. Islam2021's factor × region) returns one configured for it."""
+        return self
+
 
 def check_declaration(benchmark: CustomBenchmark, where: str) -> None:
     """Raise PluginError naming ``where`` (file:Class) and the attribute when the class is not usable."""
