@@ -49,7 +49,9 @@ def test_leaderboard_keeps_engineering_out_of_the_average():
 
 
 def test_fixture_files_are_the_ones_the_reference_ran_on(tmp_path):
-    assert fixtures.write_imagenet2012(tmp_path) == REFERENCE["fixture_sha1"]
+    sums = fixtures.write_imagenet2012(tmp_path)
+    assert sums == {name: REFERENCE["fixture_sha1"][name] for name in sums}
+    assert REFERENCE["benchmarks"]["ImageNet-top1"]["files"] == sums
 
 
 @pytest.mark.slow
@@ -77,4 +79,61 @@ def test_workflow_matches_brainscore(tmp_path):
     assert ours["error"] == pytest.approx(theirs["error"], abs=1e-6)
     assert (ours["parent"], ours["metric"], ours["task"]) == ("ImageNet", "accuracy", "label")
     print(f"\nImageNet-top1: |Δ| score {abs(ours['score'] - theirs['score']):.1e}, error "
+          f"{abs(ours['error'] - theirs['error']):.1e}")
+
+
+# ------------------------------------------------------------------------------------------------- ImageNet-C
+
+IMAGENET_C = {"noise": ("56f445e058b4d825e7731711c824918812ed2d2d", "e3c46b81bfd8a522cadcd8a4bb0c67bb5ccb4c6a", 3),
+              "blur": ("e7a537bb2f3f94b9cd3819a529de9f4349e58bd2", "85bac6d7c9b9646b22480f65cf6f1486fcf4b488", 4),
+              "weather": ("02fa92430be754163ecd06ee9211c1edd8984207", "18ef85343b10a4a326b5fc0758b9ae1da58f7d90", 4),
+              "digital": ("1e9611b560333989d4673bfd019160a27842f89b", "a10e8d7eabce191d1f8e92983c08b4f0fe0f435d", 4)}
+
+
+def test_imagenet_c_declarations_follow_brainscore():
+    from brainpipe.benchmarks.imagenet_c import CATEGORIES
+
+    for category, (csv_sha1, zip_sha1, types) in IMAGENET_C.items():
+        benchmark = benchmarks.parse(f"ImageNet-C-{category}-top1")
+        behaviour = benchmark.behaviour
+        assert (benchmark.family_name, benchmark.parent, benchmark.version, benchmark.visual_degrees) == (
+            f"ImageNet_C_{category}", "Hendrycks2019-top1", 2, 8)
+        assert (behaviour.task, behaviour.metric, behaviour.ceiling, behaviour.number_of_trials,
+                dict(behaviour.options)) == ("label", "accuracy", 1.0, 10, {"truth_column": "synset"})
+        entry = default_catalog().stimulus_set(f"imagenet_c.{category}")
+        assert (entry.csv.name, entry.csv.sha1, entry.zip.name, entry.zip.sha1) == (
+            f"stimulus_imagenet_c_{category}.csv", csv_sha1, f"stimulus_imagenet_c_{category}.zip", zip_sha1)
+        assert len(CATEGORIES[category][2]) == types and "data.local_files" in benchmark.family.notes
+
+
+def test_imagenet_c_fixture_files_are_the_ones_the_reference_ran_on(tmp_path):
+    sums = fixtures.write_imagenet_c(tmp_path, "noise")
+    assert sums == {name: REFERENCE["fixture_sha1"][name] for name in sums}
+
+
+@pytest.mark.slow
+def test_imagenet_c_workflow_matches_brainscore(tmp_path):
+    """imagenet_c.noise over loopback HTTP (Brain-Score's object names), every type × level scored at once:
+    Brain-Score's mean over its per-level concatenation and its std, within 1e-6."""
+    from behaviour_fixtures_families import write_torch_home
+    from brainio_fixtures import local_http_server
+    from test_real_data_workflow import snakemake, write_checksums, write_config
+
+    store = tmp_path / "store"
+    sums = fixtures.write_imagenet_c(store, "noise")
+    weights = write_torch_home(tmp_path / "torch_home", "baker_prototypes")
+    work = tmp_path / "work"
+    work.mkdir()
+    with local_http_server(store) as server:
+        config = write_config(tmp_path, ["ImageNet-C-noise-top1"], dict(
+            base_url=server.url, checksums_override=str(write_checksums(tmp_path, sums))), weights_file=weights)
+        run = snakemake(work, config, ["results/alexnet/ImageNet-C-noise-top1.json"], torch_home=tmp_path / "torch_home")
+    assert run.returncode == 0, run.stderr[-5000:]
+    ours = json.loads((work / "results" / "alexnet" / "ImageNet-C-noise-top1.json").read_text())
+    theirs = REFERENCE["benchmarks"]["ImageNet-C-noise-top1"]
+    assert ours["score"] == pytest.approx(theirs["score"], abs=1e-6) and 0 < theirs["score"] < 1
+    assert ours["raw"] == pytest.approx(theirs["raw"], abs=1e-6)
+    assert ours["error"] == pytest.approx(theirs["error"], abs=1e-6)
+    assert ours["ceiling"] == 1.0 and (ours["parent"], ours["version"]) == ("Hendrycks2019-top1", 2)
+    print(f"\nImageNet-C-noise-top1: |Δ| score {abs(ours['score'] - theirs['score']):.1e}, error "
           f"{abs(ours['error'] - theirs['error']):.1e}")

@@ -69,13 +69,13 @@ class Islam2021Dimensionality(CustomBenchmark):
         return {"ceiling": 1.0, "error": 0.0}
 
     def compare(self, activations, target):
-        from brainpipe.neural.dimensionality import dimensionality, factor_pairs, paired_units
+        from brainpipe.neural.dimensionality import factor_pairs, layer_dimensionality
 
         factors, first, second = factor_pairs(target["texture"].values, target["shape"].values,
                                               target["original_image_id"].values)
         layer = activations.transpose("presentation", ...)
-        za, zb = paired_units(layer.values.reshape(layer.sizes["presentation"], -1), first, second)
-        return {"raw": float(dimensionality(za, zb, factors)[self.factor])}
+        values = layer.values.reshape(layer.sizes["presentation"], -1)
+        return {"raw": float(layer_dimensionality(values, first, second, factors)[self.factor])}
 
 
 FAMILIES = [

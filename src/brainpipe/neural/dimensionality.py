@@ -75,7 +75,7 @@ def paired_units(activations, first, second):
     """(za, zb): the (unit × stimulus) C-ordered arrays upstream's metric receives from a (stimulus × unit) layer:
     units ``first`` and ``second`` over every stimulus (see the module docstring)."""
     activations = np.asarray(activations)
-    n_stimuli, n_units = activations.shape
+    n_units, n_stimuli = activations.shape[1], len(first)
     needed = int(max(np.max(first), np.max(second))) + 1
     if needed > n_units:
         raise ValueError(f"the layer has {n_units} units, fewer than the {n_stimuli} stimuli whose positions "
@@ -112,8 +112,37 @@ def softmax_dimensions(scores, n):
 
 def dimensionality(za, zb, factors):
     """{factor..., 'residual': share} of the ``N`` = stimuli dimensions (upstream's ``Dimensionality._dim_est``)."""
-    scores = factor_scores(za, zb, factors)
+    return _shares(factor_scores(za, zb, factors), np.asarray(za).shape[1])
+
+
+def _shares(scores, n):
     if "residual" in scores:
         raise ValueError("a factor may not be named 'residual'")
-    scores["residual"] = 1.0
-    return softmax_dimensions(scores, np.asarray(za).shape[1])
+    return softmax_dimensions({**scores, "residual": 1.0}, n)
+
+
+def layer_factor_scores(layer, first, second, factors, block: int = 1024):
+    """``factor_scores(*paired_units(layer, first, second), factors)`` bit for bit, a block of stimuli at a time:
+    every mean runs over units, one stimulus (column) at a time, on C-ordered blocks as on the whole arrays, and the
+    sums over stimuli run once over the whole vectors; so the (unit × stimulus) copies of the layer (two of
+    N × N floats and their concatenation: 2 GB each for the real 21,845 stimuli) are never made whole."""
+    layer, factors = np.asarray(layer), np.asarray(factors).astype(str)
+    paired_units(layer[:1], first, second)  # the unit indexes exist (else the ValueError saying why)
+    names = sorted(set(factors.tolist()))
+    spread, covariances = [], {f: [] for f in names}
+    for start in range(0, layer.shape[0], block):
+        za, zb = paired_units(layer[start:start + block], first, second)
+        zall = np.concatenate([za, zb], 0)
+        mean = np.mean(zall, 0, keepdims=True)
+        spread.append(np.mean((zall - mean) * (zall - mean), 0))
+        for f in names:
+            za_factor, zb_factor = za[factors == f], zb[factors == f]
+            mean_f = 0.5 * (np.mean(za_factor, 0, keepdims=True) + np.mean(zb_factor, 0, keepdims=True))
+            covariances[f].append(np.mean((za_factor - mean_f) * (zb_factor - mean_f), 0))
+    var = np.sum(np.concatenate(spread))
+    return {f: np.sum(np.concatenate(parts)) / var for f, parts in covariances.items()}
+
+
+def layer_dimensionality(layer, first, second, factors, block: int = 1024):
+    """:func:`dimensionality` of a (stimulus × unit) layer's paired units, computed by blocks of stimuli."""
+    return _shares(layer_factor_scores(layer, first, second, factors, block), np.asarray(layer).shape[0])
