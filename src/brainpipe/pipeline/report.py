@@ -134,9 +134,9 @@ def aggregation(headlines, benchmarks, simulated=()):
     # neural benchmarks Brain-Score names without a region (Cadena2017-pls: a neural metric)
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None
                    and metric.get(b) not in PROPERTIES_METRICS + NEURAL_METRICS}
-    parent = {h["benchmark"]: h.get("parent") for h in headlines}
+    parent_of = {h["benchmark"]: h.get("parent") for h in headlines}
     engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS
-                   or parent.get(b) in ENGINEERING_PARENTS}
+                   or parent_of.get(b) in ENGINEERING_PARENTS}
     neural, sub, roots, engineered = {}, {}, [], {}
     for parent, members in groups.items():
         column = f"{parent}{PARENT_SUFFIX}"
