@@ -137,3 +137,22 @@ def test_imagenet_c_workflow_matches_brainscore(tmp_path):
     assert ours["ceiling"] == 1.0 and (ours["parent"], ours["version"]) == ("Hendrycks2019-top1", 2)
     print(f"\nImageNet-C-noise-top1: |Δ| score {abs(ours['score'] - theirs['score']):.1e}, error "
           f"{abs(ours['error'] - theirs['error']):.1e}")
+
+
+def test_the_tables_unnamed_index_column_is_no_coordinate(tmp_path):
+    """Brain-Score's imagenet2012.csv starts with an unnamed index column ('Unnamed: 0' in pandas): a NetCDF file
+    cannot keep a coordinate name holding a space, so the targets leave it out and read back as one DataArray."""
+    import xarray as xr
+
+    from brainpipe.behaviour.data import stimulus_target
+    from brainpipe.data.stimulus_columns import without_unwritable_coords
+    from brainpipe.io import read_netcdf, write_netcdf
+
+    table, _ = fixtures.imagenet2012()
+    table.insert(0, "stimulus_id", table["image_id"])
+    table.to_csv(tmp_path / "stimuli.csv")
+    target = without_unwritable_coords(stimulus_target(tmp_path / "stimuli.csv", "synset"))
+    assert "Unnamed: 0" not in target.coords and "label" in target.coords
+    write_netcdf(target, tmp_path / "target.nc")
+    assert list(read_netcdf(tmp_path / "target.nc")["truth"].values) == list(table["synset"])
+    assert isinstance(without_unwritable_coords(xr.DataArray([1], dims="x", coords={"a b": ("x", [0])})), xr.DataArray)

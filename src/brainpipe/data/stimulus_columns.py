@@ -19,6 +19,14 @@ import xarray as xr
 PLACEHOLDER_NEUROID = "stimulus"
 
 
+def without_unwritable_coords(array: xr.DataArray) -> xr.DataArray:
+    """``array`` without the coordinates a NetCDF file cannot keep as coordinates: names holding whitespace (the
+    file lists coordinates in one space-separated attribute, so on reading such a name comes back as a second data
+    variable and the file no longer reads as one DataArray). pandas names a CSV's unnamed index column
+    'Unnamed: 0', as in Brain-Score's benchmarks/imagenet/imagenet2012.csv."""
+    return array.drop_vars([name for name in array.coords if any(c.isspace() for c in str(name))])
+
+
 def stimulus_columns(stimuli_csv: str | os.PathLike) -> xr.DataArray:
     """The target described in the module docstring. Raises ValueError naming the file when it has no
     ``stimulus_id``, repeats one, or has no rows."""
@@ -40,4 +48,4 @@ def stimulus_columns(stimuli_csv: str | os.PathLike) -> xr.DataArray:
     coords["neuroid_id"] = ("neuroid", np.array([PLACEHOLDER_NEUROID], dtype=object))
     target = xr.DataArray(np.zeros((len(table), 1)), dims=("presentation", "neuroid"), coords=coords)
     target.attrs["source"] = str(stimuli_csv)
-    return target
+    return without_unwritable_coords(target)
