@@ -159,6 +159,8 @@ def list_data(config: dict, out=None) -> None:
     def where(remote):
         if remote.name in local:
             return f"local file {local[remote.name]} (data.local_files)"
+        if remote.path is not None:  # read in place where its family declares it (ImageNet's image zip)
+            return f"local file {remote.path} (declared)"
         if remote.sha1 is None and remote.url is None and remote.path is None:
             return "no public copy: point data.local_files at yours"
         return str(catalog.cache_path(remote, cache_dir))

@@ -50,3 +50,24 @@ rule prepare_assembly:
         "logs/prepare_assembly/{dataset}/{region}-{timing}.log",
     script:
         "../scripts/prepare_assembly.py"
+
+
+rule stimulus_columns:
+    """The target (and ceiling trials) of a neural benchmark without recordings (Islam2021): its stimulus set's
+    columns, one presentation per image in the CSV's order."""
+    input:
+        lambda wildcards: f"resources/stimuli/{family_of_dataset(wildcards.dataset).stimulus_set}",
+    output:
+        "results/assemblies/{dataset}/stimuli.nc",
+    params:
+        code=library_code("data/stimulus_columns"),
+    wildcard_constraints:
+        dataset="|".join(map(re.escape, stimulus_column_datasets())) or "(?!)",
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/stimulus_columns/{dataset}.tsv"
+    log:
+        "logs/stimulus_columns/{dataset}.log",
+    script:
+        "../scripts/stimulus_columns.py"

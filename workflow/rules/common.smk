@@ -84,6 +84,8 @@ def prepared(wildcards, kind):
     b = get_benchmark(wildcards.benchmark)
     if b.kind == "behaviour":  # the human data, prepared once per data set (target and ceiling alike)
         return f"results/assemblies/{b.family.dataset}/behaviour.nc"
+    if b.family.source == "stimuli":  # no recordings (Islam2021): the stimulus set's columns, target and trials alike
+        return f"results/assemblies/{b.family.dataset}/stimuli.nc"
     return f"results/assemblies/{b.family.dataset}/{b.region}-{timing(b)}/{kind}.nc"
 
 
@@ -177,6 +179,11 @@ def behavioural_datasets():
 def stimulus_target_datasets():
     """Targets built from a stimulus set's own columns (the stimulus_target rule, e.g. Hermann2020 with no human data)."""
     return sorted({f.dataset for f in REGISTRY.families.values() if f.behaviours and f.source == "stimuli"})
+
+
+def stimulus_column_datasets():
+    """Neural data sets without recordings (rule stimulus_columns, e.g. Islam2021): the stimulus set's columns."""
+    return sorted({f.dataset for f in REGISTRY.families.values() if not f.behaviours and f.source == "stimuli"})
 
 
 def layer_file(model_name, stimuli, layer):

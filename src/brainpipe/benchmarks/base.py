@@ -154,6 +154,9 @@ class Family:
     # ((recorded region, model region), ...): which of the model's committed layers stands for a recorded region
     # that models do not name (Bracci2019's anteriorVTC is the model's IT); unlisted regions are their own
     model_regions: tuple = ()
+    # ((metric, region), ...): Brain-Score names the region inside the metric ('Islam2021-shape_v1_dimensionality',
+    # region_in_identifier False): the family's metrics, and the region whose committed layer each one scores
+    metric_regions: tuple = ()
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
@@ -222,6 +225,8 @@ class Family:
             return tuple(b.name for b in self.behaviours)
         if self.properties:
             return tuple(m.name for m in self.properties)
+        if self.metric_regions:  # metrics naming their region (Islam2021-shape_v1_dimensionality)
+            return tuple(metric for metric, _ in self.metric_regions)
         if self.plugin is not None:  # a plugin serving several metrics lists them (CustomBenchmark.metrics)
             return tuple(getattr(self.plugin, "metrics", ()) or (self.plugin.metric,))
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
@@ -427,7 +432,7 @@ def build(identifier, families, settings=None) -> Benchmark:
         if region is not None:
             raise ValueError(f"benchmark {identifier!r}: Brain-Score names {name}'s benchmarks without a region; "
                              f"write '{name}-{metric}'")
-        region = family.regions[0]
+        region = dict(family.metric_regions).get(metric, family.regions[0])
     if region is None:
         raise ValueError(f"benchmark {identifier!r}: {name} is neural; name a region: '{name}.<region>-{metric}' "
                          f"with region in {list(family.regions)}")
@@ -448,7 +453,8 @@ def build(identifier, families, settings=None) -> Benchmark:
         resolved = resolve_settings(identifier, family, settings)
     except ValueError as error:
         raise ValueError(f"benchmark {identifier!r}: {error}") from None
-    if family.plugin is not None and getattr(family.plugin, "metrics", ()):  # the plugin set to this metric
+    if family.plugin is not None and (getattr(family.plugin, "metrics", ()) or family.metric_regions):
+        # one plugin class, several metrics (Zerbe2026's four, Islam2021's factor × region): set to this one
         family = replace(family, plugin=family.plugin.for_metric(metric))
     return Benchmark(identifier, name, family, region, metric, resolved)
 

@@ -56,9 +56,13 @@ class CustomBenchmark:
     metrics: tuple = ()
 
     def for_metric(self, metric: str) -> "CustomBenchmark":
-        """A copy set to one of ``metrics`` (the benchmark parser calls it for each identifier)."""
+        """The instance that computes ``metric`` (the benchmark parser calls it for each identifier): with
+        ``metrics``, a copy set to one of them; a class configured per metric in another way (Islam2021's factor ×
+        region, ``Family.metric_regions``) overrides this; otherwise the one instance."""
         import copy
 
+        if not self.metrics:
+            return self
         if metric not in self.metrics:
             raise ValueError(f"{type(self).__name__} has no metric {metric!r}; its metrics: {list(self.metrics)}")
         bound = copy.copy(self)

@@ -30,6 +30,9 @@ BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
 #: Hermann2020's shape bias / shape match read no human data either (brain-score/vision
 #: benchmarks/hermann2020/test.py files them under ``TestEngineering``)
 ENGINEERING_METRICS = ("accuracy", "shape_bias", "shape_match")
+#: parents whose benchmarks read no brain or human data whatever their metric: Islam2021's factor dimensionality of
+#: the model's own layers (brain-score/vision benchmarks/islam2021), shown beside the engineering benchmarks
+ENGINEERING_PARENTS = ("Islam2021",)
 #: the metric of the properties benchmarks' score JSONs (brainpipe.properties.stages.property_score)
 PROPERTIES_METRICS = ("ks_similarity",)
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
@@ -133,7 +136,9 @@ def aggregation(headlines, benchmarks, simulated=()):
     # neural benchmarks Brain-Score names without a region (Cadena2017-pls: a neural metric)
     behavioural = {b for b in benchmarks if _parses(b) and _parts(b)[1] is None
                    and metric.get(b) not in PROPERTIES_METRICS + NEURAL_METRICS}
-    engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS}
+    parent_of = {h["benchmark"]: h.get("parent") for h in headlines}
+    engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS
+                   or parent_of.get(b) in ENGINEERING_PARENTS}
     neural, sub, roots, engineered = {}, {}, [], {}
     for parent, members in groups.items():
         column = f"{parent}{PARENT_SUFFIX}"
