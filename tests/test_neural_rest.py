@@ -134,6 +134,91 @@ def test_reverse_fold_is_sklearn_pls_from_recordings_to_units():
         run_fold(benchmark, source, target.isel(neuroid=slice(0, 20)), 0)
 
 
+def test_bracci2019_rsa_declaration():
+    """The V1 and posterior VTC ROIs under the names of brain-score/vision benchmarks/bracci2019/__init__.py's
+    commented-out lines, with the anterior VTC benchmark's logic and constants."""
+    registry = benchmarks.builtin()
+    assert [i for i in registry.identifiers() if i.startswith("Bracci2019")] == [
+        "Bracci2019.anteriorVTC-rdm", "Bracci2019_RSA-V1", "Bracci2019_RSA-posteriorVTC"]
+    for identifier, region, model_region in (("Bracci2019_RSA-V1", "V1", "V1"),
+                                             ("Bracci2019_RSA-posteriorVTC", "posteriorVTC", "IT")):
+        benchmark = registry.benchmark(identifier)
+        assert (benchmark.kind, benchmark.region, benchmark.model_region, benchmark.parent, benchmark.version) == (
+            "custom", region, model_region, "Bracci2019", 1)
+        assert (benchmark.visual_degrees, benchmark.normalisation, benchmark.family.dataset) == (
+            8.0, "raw_over_ceiling", "Bracci2019")
+    # the anterior VTC benchmark is as it was
+    assert registry.families["Bracci2019"].regions == ("anteriorVTC",)
+
+
+def test_coggan2024_declaration():
+    """brain-score/vision benchmarks/coggan2024_fMRI/{__init__,benchmark}.py and data/coggan2024_fMRI/__init__.py."""
+    from brainpipe.benchmarks import default_catalog
+
+    registry = benchmarks.builtin()
+    identifiers = [f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT")]
+    assert [i for i in registry.identifiers() if "Coggan2024_fMRI" in i] == identifiers
+    for identifier, region in zip(identifiers, ("V1", "V2", "V4", "IT")):
+        benchmark = registry.benchmark(identifier)
+        assert (benchmark.kind, benchmark.region, benchmark.parent, benchmark.version, benchmark.visual_degrees) == (
+            "custom", region, region, 1, 9.0)
+        assert benchmark.normalisation == "squared_ratio_bounded" and benchmark.n_folds == 1
+    entry = default_catalog().assembly("Coggan2024_fMRI")
+    assert (entry.file.name, entry.file.sha1) == ("assy_tong_Coggan2024_fMRI.nc",
+                                                  "da3adbca5247d0491d366f94e8431fb3e4e58db2")
+    stimuli = default_catalog().stimulus_set("Coggan2024_fMRI")
+    assert (stimuli.csv.name, stimuli.csv.sha1, stimuli.zip.sha1) == (
+        "stimulus_tong_Coggan2024_fMRI.csv", "0089f5f8fd3f2de14de12ed736a0f88575f8e1ee",
+        "e26fdea4d866799526dea183f5bfb9792718822a")
+
+
+def _coggan_as_brainscore(rsms, activations):
+    """brain-score/vision benchmarks/coggan2024_fMRI/benchmark.py's RSA, get_score, get_ceiling and ceiler written
+    out as there, on (24 × 24 × subject) RSMs."""
+    off = np.array(1 - np.eye(24).flatten(), dtype=bool)
+    patterns = activations[:, activations.std(axis=0) != 0]
+    means = patterns.mean(0)
+    patterns = patterns[:, np.abs(means) > means.std() * 3.1]
+    patterns = (patterns - np.tile(patterns.mean(0), (24, 1))) / np.tile(patterns.std(0), (24, 1))
+    model = np.corrcoef(patterns).flatten()[off]
+    n = rsms.shape[2]
+    raw = np.mean([np.corrcoef(rsms[:, :, s].flatten()[off], model)[0, 1] for s in range(n)])
+    ceiling = np.mean([np.corrcoef(rsms[:, :, s].flatten()[off], rsms[:, :, [i for i in range(n) if i != s]]
+                                   .mean(axis=2).flatten()[off])[0, 1] for s in range(n)])
+    return raw, ceiling, min((raw / ceiling) ** 2, 1.0)
+
+
+def test_coggan2024_reindex_and_rsa_match_brainscores_steps(tmp_path):
+    from brainpipe.benchmarks.coggan2024_fmri import Coggan2024fMRIRSA
+    from brainpipe.data import assembly as assembly_prep
+    from brainpipe.data.fetch import load_assembly
+    from brainpipe.pipeline.scoring import aggregate
+
+    fixtures.coggan2024_store(tmp_path)
+    family = benchmarks.builtin().families["Coggan2024_fMRI"]
+    loaded = load_assembly(tmp_path / "assy_tong_Coggan2024_fMRI.nc", tmp_path / "stimulus_tong_Coggan2024_fMRI.csv",
+                           "Coggan2024_fMRI", reindex=family.reindex)
+    assert loaded.dims == ("presentation", "neuroid") and loaded.sizes == {"presentation": 24, "neuroid": 4 * 5 * 24}
+    with pytest.warns(UserWarning, match="Duplicate dimension names"):
+        raw_file = xr.open_dataarray(tmp_path / "assy_tong_Coggan2024_fMRI.nc").load()
+    target, trials = assembly_prep.prepare(loaded, "V4", family.time_window, single_response=True)
+    assert list(target["stimulus_id"].values) == list(raw_file["stimulus_id"].values)  # file order
+    rsms = raw_file.values[:, :, raw_file["region"].values == "V4"]
+    activations = np.abs(np.random.default_rng(1).normal(size=(24, 400))) ** 3
+    activations[:, :10] = 0.0  # constant units are dropped first
+    raw, ceiling, score = _coggan_as_brainscore(rsms, activations)
+    plugin = Coggan2024fMRIRSA()
+    ours_raw = plugin.compare(xr.DataArray(activations, dims=("presentation", "neuroid")), target)["raw"]
+    ours_ceiling = plugin.ceiling(trials)["ceiling"]
+    assert ours_raw == pytest.approx(raw, abs=1e-6)  # the prepared recordings are float32
+    assert ours_ceiling == pytest.approx(ceiling, abs=1e-6)
+    benchmark = benchmarks.builtin().benchmark("tong.Coggan2024_fMRI.V4-rdm")
+    result = aggregate(benchmark, [{"fold": 0, "value": raw}], {"ceiling": ceiling, "error": 0.0})
+    assert result["score"] == pytest.approx(score, abs=1e-12)
+    bounded = aggregate(benchmark, [{"fold": 0, "value": 0.9}], {"ceiling": 0.5, "error": 0.0})
+    assert bounded["score"] == 1.0  # bound_score
+
+
 def _reference():
     return json.loads(REFERENCE_FILE.read_text())
 

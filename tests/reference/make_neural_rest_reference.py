@@ -33,7 +33,8 @@ OUT = REPO / "tests" / "data" / "neural_rest_reference.json"
 
 #: The identifiers (tests/neural_rest_fixtures.py writes every file they read).
 BENCHMARKS = ["MajajHong2015public.V4-reverse_pls", "MajajHong2015public.IT-reverse_pls",
-              "Bracci2019_RSA-V1", "Bracci2019_RSA-posteriorVTC"]
+              "Bracci2019_RSA-V1", "Bracci2019_RSA-posteriorVTC",
+              *(f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT"))]
 
 # Run inside the reference venv: make ``import torchvision`` work, then hand over to the runner.
 WRAPPER = """

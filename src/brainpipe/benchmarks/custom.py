@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import math
 
-NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none")
+#: 'squared_ratio_bounded': (raw / ceiling)², bounded to [0, 1] (brain-score/vision benchmarks/coggan2024_fMRI/
+#: benchmark.py ``ceiler`` then ``bound_score``)
+NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none", "squared_ratio_bounded")
 
 
 class PluginError(ValueError):

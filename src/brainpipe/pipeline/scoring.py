@@ -45,6 +45,9 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
     elif normalisation == "raw2_over_ceiling":
         ceiled = raw ** 2 / ceiling_value
         formula = "raw**2 / ceiling"
+    elif normalisation == "squared_ratio_bounded":  # a custom benchmark's (Coggan2024 fMRI: ceiler, bound_score)
+        ceiled = np.clip((raw / ceiling_value) ** 2, 0.0, 1.0)
+        formula = "min((raw / ceiling)**2, 1)"
     else:  # declared without a ceiling
         ceiled = raw
         formula = "raw (no ceiling)"
