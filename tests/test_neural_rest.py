@@ -235,9 +235,11 @@ def test_fixture_files_are_the_ones_the_reference_ran_on(rest_store):
 
 
 @pytest.mark.slow
-def test_workflow_matches_brainscore(rest_store, tmp_path):
+def test_workflow_matches_brainscore(rest_store, tmp_path, monkeypatch):
     """Every identifier end to end through snakemake (downloads over loopback HTTP, sha1s checked, alexnet with the
     reference's seeded weights, Brain-Score's 10 CV splits), equal to Brain-Score's numbers within 1e-5."""
+    import subprocess
+
     import torch
 
     import neural_family_fixtures
@@ -255,6 +257,8 @@ def test_workflow_matches_brainscore(rest_store, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     private = {name: str(root / name) for name in sums if "Bracci2019" in name}  # not public: the user's own copies
+    run_process = subprocess.run  # the reverse fits (PLS onto 43264 units x 10 splits x 2) outlast the helper's
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: run_process(*a, **{**k, "timeout": 3600}))  # 10 minutes
     with brainio_fixtures.local_http_server(root) as server:
         config = write_config(tmp_path, identifiers, dict(base_url=server.url, local_files=private, checksums_override=str(
             write_checksums(tmp_path, sums))), weights_file=weights)
@@ -273,3 +277,14 @@ def test_workflow_matches_brainscore(rest_store, tmp_path):
     for family, (count, deltas) in worst.items():
         print(f"\n{family}: {count} identifiers, max |Δ| raw {deltas[0]:.1e} ceiling {deltas[1]:.1e} "
               f"score {deltas[2]:.1e}")
+
+    # The leaderboard reads the verbatim identifiers' regions (tong.Coggan2024_fMRI.V4-rdm under V4, reverse_pls
+    # under its region, Bracci2019_RSA under its parent group) and builds.
+    import pandas as pd
+
+    with brainio_fixtures.local_http_server(root) as server:
+        board = snakemake(work, config, ["results/leaderboard.csv"])
+    assert board.returncode == 0, board.stderr[-5000:]
+    row = pd.read_csv(work / "results" / "leaderboard.csv").set_index("model").loc["alexnet"]
+    for region in ("V1", "V2", "V4", "IT"):
+        assert np.isfinite(row[f"{region} (mean)"]), region
