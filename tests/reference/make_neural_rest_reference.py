@@ -31,7 +31,9 @@ REPO = Path(__file__).resolve().parents[1].parent
 sys.path.insert(0, str(REPO / "tests"))
 OUT = REPO / "tests" / "data" / "neural_rest_reference.json"
 
-#: The identifiers (tests/neural_rest_fixtures.py writes every file they read).
+#: The identifiers (tests/neural_rest_fixtures.py writes every file they read). The two reverse_pls benchmarks are
+#: the slow ones (scikit-learn's PLS onto alexnet's 64896 V4 / 9216 IT units, 10 splits, then a per-unit scipy
+#: pearsonr loop): several CPU minutes each; run them with --benchmarks to add them to an existing file.
 BENCHMARKS = ["MajajHong2015public.V4-reverse_pls", "MajajHong2015public.IT-reverse_pls",
               "Bracci2019_RSA-V1", "Bracci2019_RSA-posteriorVTC",
               *(f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT"))]
