@@ -274,7 +274,8 @@ def test_cadena2017_drops_stimuli_not_shown_to_every_neuron(family_store):
 def test_bracci2019_declaration_follows_brainscore():
     """brain-score/vision benchmarks/bracci2019/{__init__,benchmark}.py and data/bracci2019/__init__.py."""
     registry = benchmarks.builtin()
-    assert [i for i in registry.identifiers() if i.startswith("Bracci2019")] == ["Bracci2019.anteriorVTC-rdm"]
+    # (Bracci2019_RSA-V1 / -posteriorVTC: benchmarks/bracci2019_rsa.py, tests/test_neural_rest.py)
+    assert [i for i in registry.identifiers() if i.startswith("Bracci2019.")] == ["Bracci2019.anteriorVTC-rdm"]
     benchmark = registry.benchmark("Bracci2019.anteriorVTC-rdm")
     assert (benchmark.kind, benchmark.region, benchmark.model_region, benchmark.parent, benchmark.version) == (
         "custom", "anteriorVTC", "IT", "Bracci2019", 1)

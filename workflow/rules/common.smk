@@ -412,6 +412,8 @@ def ceiling_method(benchmark):
         return benchmark.kind
     if benchmark.family.ceiling == "none":
         return "none"
+    if benchmark.family.ceiling == "predictor_consistency":  # reverse predictivity's split-half ceiling
+        return "predictor_consistency"
     if benchmark.metric == "rdm" and benchmark.family.subject_coord:  # inter-subject RDM consistency (Li2026)
         return "rdm_subjects"
     if str(benchmark.family.ceiling).startswith("median_of:"):  # a per-neuroid reliability in the data (Li2026)

@@ -56,6 +56,11 @@ with logged(snakemake.log[0], "ceiling"):
             raise ValueError(f"{snakemake.input.repetitions}: no neuroid coordinate {subject!r} (one RDM per subject)")
         result = dict(subject_rdm_ceiling(trials.transpose("presentation", "neuroid").values, trials[subject].values),
                       error=0.0, method=f"inter-subject RDM consistency over {subject} (upper bound)")
+    elif p.method == "predictor_consistency":  # reverse predictivity (Brain-Score's SplitHalfPredictorConsistency)
+        from brainpipe.neural.ceiling import split_half_predictor_consistency
+
+        result = split_half_predictor_consistency(trials.transpose("presentation", "neuroid").values,
+                                                  trials["stimulus_id"].values, trials["repetition"].values)
     elif p.method == "none":  # no ceiling: the score is the raw value
         result = {"ceiling": 1.0, "error": 0.0, "method": "none"}
     elif p.method == "custom":

@@ -14,14 +14,17 @@ import difflib
 import re
 from dataclasses import dataclass, field, replace
 
-from brainpipe.neural.metric_names import (REGRESSION_METRICS, REPRESENTATIONAL_METRICS, SPLIT_METRICS,
-                                           TEMPORAL_METRICS)
+from brainpipe.neural.metric_names import (REGRESSION_METRICS, REPRESENTATIONAL_METRICS, REVERSE_METRICS,
+                                           SPLIT_METRICS, TEMPORAL_METRICS)
 
 #: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
 #: (Ferguson2024tilted_line); the first '-' ends the family. A metric may hold '-' (Brain-Score's
 #: ``Zerbe2026_fmri.V1-tau-ridgecv``: a custom benchmark's metric names split and metric).
 IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+(?:-[a-z_0-9]+)*)$")
-METRICS = REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS
+METRICS = REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS + REVERSE_METRICS
+#: Metrics a family offers only where its declaration lists them (allowed_metrics): adding one leaves every other
+#: family's identifiers as they were
+OPT_IN_METRICS = REVERSE_METRICS
 
 #: Per-benchmark settings (config ``benchmark_settings``) and their defaults (brain-score/vision
 #: benchmark_helpers/neural_common.py and metrics/regression_correlation/metric.py: 10 splits, train 0.9, seed 1,
@@ -34,6 +37,9 @@ SETTING_TYPES = {"splits": int, "train_size": float, "random_state": int, "pls_c
 #: ``explained_variance`` for regressions since Jan 2026; benchmarks/__init__.py for RSA/CKA).
 NORMALISATIONS = ("raw2_over_ceiling", "raw_over_ceiling", "none")
 CEILING_KINDS = ("internal_consistency", "none")  # or a fixed number, or "median_of:<neuroid coordinate>"
+#: Split-half consistency of each neuroid, Spearman-Brown corrected, median over neuroids (Brain-Score's
+#: SplitHalfPredictorConsistency, brain-score/vision metrics/predictor_consistency/ceiling.py; reverse_pls)
+PREDICTOR_CONSISTENCY = "predictor_consistency"
 #: A ceiling read from the data: the median over the scored neuroids of a per-neuroid reliability coordinate
 #: (brain-score/vision brainscore_vision/benchmarks/li2026/benchmark.py ``_reliability_ceiling``).
 MEDIAN_OF = "median_of:"
@@ -203,6 +209,11 @@ class Family:
     # Regressions scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's
     # median r squared over its own ceiling, averaged over the values
     score_per: str | None = None
+    # Brain-Score's identifiers kept verbatim for a neural family whose identifiers do not read
+    # '<Family>.<region>-<metric>' of its own name: ((identifier, region, metric), ...). Where set, these are the
+    # family's identifiers (MajajHong2015public.V4-reverse_pls is Brain-Score's muzellec2026 plugin, on
+    # MajajHong2015's data but not one of brainpipe's MajajHong2015public benchmarks)
+    identifiers: tuple = ()
 
     @property
     def is_behavioural(self):
@@ -230,7 +241,8 @@ class Family:
         if self.plugin is not None:  # a plugin serving several metrics lists them (CustomBenchmark.metrics)
             return tuple(getattr(self.plugin, "metrics", ()) or (self.plugin.metric,))
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
-                          and (m not in SPLIT_METRICS or self.fixed_split))
+                          and (m not in SPLIT_METRICS or self.fixed_split)
+                          and (m not in OPT_IN_METRICS or m in (self.allowed_metrics or ())))
         if self.allowed_metrics is not None:
             return tuple(m for m in supported if m in self.allowed_metrics)
         return supported
@@ -280,6 +292,8 @@ class Benchmark:
             return "representational"
         if self.metric in TEMPORAL_METRICS:
             return "temporal"
+        if self.metric in REVERSE_METRICS:  # the recordings predict the model's units (no Gram fit)
+            return "reverse"
         return "regression"
 
     @property
@@ -377,14 +391,31 @@ def resolve_settings(identifier, family, settings=None):
 
 
 def verbatim_identifiers(families) -> dict:
-    """{identifier: (family name, behaviour name)} of the behavioural benchmarks that keep Brain-Score's own
-    identifier because it does not read '<Family>-<metric>' (Behaviour.identifier)."""
-    return {b.identifier: (name, b.name) for name, family in families.items() for b in family.behaviours
-            if b.identifier}
+    """{identifier: (family name, behaviour or metric name)} of the benchmarks that keep Brain-Score's own
+    identifier because it does not read '<Family>-<metric>' (Behaviour.identifier) or names another family's
+    data (Family.identifiers: see :func:`neural_verbatim_identifiers` for their regions)."""
+    verbatim = {b.identifier: (name, b.name) for name, family in families.items() for b in family.behaviours
+                if b.identifier}
+    verbatim.update({i: (name, metric) for i, (name, _, metric) in neural_verbatim_identifiers(families).items()})
+    return verbatim
+
+
+def neural_verbatim_identifiers(families) -> dict:
+    """{identifier: (family name, region, metric)} of the neural families' verbatim identifiers (Family.identifiers)."""
+    return {identifier: (name, region, metric) for name, family in families.items()
+            for identifier, region, metric in family.identifiers}
 
 
 def build(identifier, families, settings=None) -> Benchmark:
     """Parse and check ``identifier`` against ``families`` (name → Family); ValueError naming what is unknown."""
+    neural = neural_verbatim_identifiers(families).get(identifier)
+    if neural is not None:  # a neural identifier Brain-Score spells its own way (Family.identifiers)
+        name, region, metric = neural
+        try:
+            resolved = resolve_settings(identifier, families[name], settings)
+        except ValueError as error:
+            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        return Benchmark(identifier, name, families[name], region, metric, resolved)
     verbatim = verbatim_identifiers(families).get(identifier)
     if verbatim is not None:
         name, metric = verbatim
@@ -402,6 +433,9 @@ def build(identifier, families, settings=None) -> Benchmark:
         raise ValueError(f"benchmark {identifier!r}: unknown family {name!r}{closest(name, families)}; "
                          f"known: {sorted(families)}")
     family = families[name]
+    if family.identifiers:
+        raise ValueError(f"benchmark {identifier!r}: {name}'s benchmarks are named as Brain-Score names them: "
+                         f"{[i for i, _, _ in family.identifiers]}")
     if family.properties:  # '<Family>-<measure>': the region is the family's one (Brain-Score names none)
         if region is not None:
             raise ValueError(f"benchmark {identifier!r}: {name} is a properties benchmark named without a region; "

@@ -31,7 +31,9 @@ import math
 
 #: "own": ``compare`` returns the ceiled ``score`` itself (a benchmark that ceils each subject on its own and
 #: averages, as Brain-Score's multi-subject benchmarks do: mean(raw_s²/ceiling_s) is not mean(raw)²/mean(ceiling)).
-NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none", "own")
+#: 'squared_ratio_bounded': (raw / ceiling)², bounded to [0, 1] (brain-score/vision benchmarks/coggan2024_fMRI/
+#: benchmark.py ``ceiler`` then ``bound_score``)
+NORMALISATIONS = ("raw_over_ceiling", "raw2_over_ceiling", "none", "own", "squared_ratio_bounded")
 
 
 class PluginError(ValueError):

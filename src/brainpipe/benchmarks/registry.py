@@ -68,6 +68,8 @@ class Registry:
 
 def family_identifiers(family: Family):
     """The benchmark identifiers of one family: ``Family-metric`` for behaviour, else ``Family.region-metric``."""
+    if family.identifiers:  # Brain-Score's own identifiers of a neural family (Family.identifiers)
+        return [identifier for identifier, _, _ in family.identifiers]
     if family.behaviours:  # Brain-Score's own identifier where it does not read Family-metric
         return [b.identifier or f"{family.name}-{b.name}" for b in family.behaviours]
     if family.properties or is_ost(family) or not family.region_in_identifier:  # OST (Kar2019-ost): one region, not named

@@ -10,6 +10,8 @@ presentation order, in float64, as a per-stimulus loop would, so the half-means 
 assemblies hold them) are bit-for-bit those of averaging each half separately.
 """
 
+import warnings
+
 import numpy as np
 import xarray as xr
 
@@ -121,3 +123,50 @@ def coordinate_median(values, n_bootstraps=1000, seed=0):
     rng = np.random.RandomState(seed)
     boot = [np.median(rng.choice(finite, size=finite.size, replace=True)) for _ in range(n_bootstraps)]
     return {"ceiling": float(np.nanmedian(values)), "error": float(np.std(boot))}
+
+
+def split_half_predictor_consistency(values, stimulus, repetition, n_splits=10, seed=0, min_stimuli=10):
+    """Split-half consistency of each neuroid as a predictor (the ceiling of reverse predictivity): brain-score/vision
+    brainscore_vision/metrics/predictor_consistency/ceiling.py ``SplitHalfPredictorConsistency`` step for step.
+
+    ``values``: (presentation × neuroid) trials; ``stimulus``, ``repetition``: per presentation. For each of
+    ``n_splits`` splits and each stimulus in sorted order that has at least two distinct repetitions, those
+    repetitions (sorted) are permuted by one ``numpy.random.default_rng(seed)`` shared by all splits and stimuli, the
+    first half (floor) of them averaged against the rest; Pearson r per neuroid across stimuli (NaN where a half
+    is constant), Spearman-Brown ``2r / (1 + r)``, median over neuroids (NaN skipped) per split, mean over splits;
+    error = std (ddof 0) over splits / sqrt(splits). A split with fewer than ``min_stimuli`` usable stimuli is NaN.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    stimulus = np.asarray(stimulus).astype(str)
+    repetition = np.asarray(repetition).astype(int)
+    names, inverse = np.unique(stimulus, return_inverse=True)
+    groups = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse, minlength=len(names)))[:-1])
+    rng = np.random.default_rng(seed)
+    per_neuroid = []
+    for _ in range(n_splits):
+        first, second = [], []
+        for index in groups:  # presentation indices of one stimulus, in presentation order
+            if index.size < 2:
+                continue
+            reps = repetition[index]
+            distinct = np.unique(reps)
+            if distinct.size < 2:
+                continue
+            permuted = rng.permutation(distinct)
+            half = distinct.size // 2
+            first.append(values[index[np.isin(reps, permuted[:half])]].mean(axis=0))
+            second.append(values[index[np.isin(reps, permuted[half:])]].mean(axis=0))
+        if len(first) < min_stimuli:
+            per_neuroid.append(np.full(values.shape[1], np.nan))
+            continue
+        per_neuroid.append(spearman_brown(pearson_columns(np.array(first), np.array(second))))
+    per_neuroid = np.array(per_neuroid)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN split stays NaN
+        per_split = np.nanmedian(per_neuroid, axis=1)
+    finite = np.isfinite(per_split)
+    if not finite.any():
+        raise ValueError("no split has enough stimuli with two or more repetitions for a predictor consistency")
+    return {"ceiling": float(np.nanmean(per_split)), "error": float(np.nanstd(per_split) / np.sqrt(finite.sum())),
+            "per_split": [float(v) for v in per_split], "method": "predictor_consistency_split_half",
+            "n_splits": n_splits, "seed": seed}

@@ -88,7 +88,7 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int):
 
 
 def _regression_name(metric):
-    name = metric.removesuffix("_split").removeprefix("spantime_")
+    name = metric.removesuffix("_split").removeprefix("spantime_").removeprefix("reverse_")
     if name not in REGRESSION_METRICS:
         raise ValueError(f"metric {metric!r} is not a regression metric")
     return name
@@ -189,6 +189,8 @@ def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataA
 
 def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
     """Score one fold. Returns a dict with the fold's values (per neuroid, or one similarity)."""
+    if benchmark.kind == "reverse":
+        return run_reverse_fold(benchmark, source, target, fold, device)
     source = align(source, target)
     train, test = fold_indices(benchmark, target, fold)
     X = source.values
@@ -278,3 +280,39 @@ def _add_groups(benchmark, target, result):
         if coord not in target.coords:
             raise ValueError(f"{benchmark.identifier}: target has no neuroid coordinate {coord!r} to score per")
         result["groups"] = target[coord].values.astype(str).tolist()
+
+
+def run_reverse_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArray, fold: int, device="cpu"):
+    """One fold of reverse predictivity (``reverse_pls``): the recordings predict the model's units.
+
+    As brain-score/vision metrics/regression_correlation/metric.py ``ReverseCrossRegressedCorrelation`` computes it
+    (``CrossRegressedCorrelation`` with source and target swapped): the cross-validation splits are drawn over the
+    *model's* presentations (the stimulus set's order, which the layer's activations keep) stratified by the
+    recordings' stratification coordinate, PLS (``pls_components``, unscaled) is fitted from the trial-averaged
+    recordings to the layer's units, and the fold's value is the median over units of the Pearson r on the test
+    stimuli (units whose r is undefined, e.g. constant over the stimuli, are left out as xarray's median skips NaN).
+    """
+    from .regression import make_regression
+
+    index = positions(source, target)  # the target's stimuli among the activations' presentations
+    order = np.argsort(index, kind="stable")  # the target's stimuli in the model's order
+    target = target.isel(presentation=order)
+    model = source.values[index[order]]
+    if model.ndim != 2:
+        raise ValueError(f"{benchmark.identifier}: reverse predictivity needs one response per unit and stimulus, "
+                         f"got activations of shape {model.shape}")
+    train, test = fold_indices(benchmark, target, fold)
+    name, params = _regression_params(benchmark)
+    recordings = np.asarray(target.values, dtype=np.float64)
+    if name == "pls" and recordings.shape[1] < params["n_components"]:
+        raise ValueError(f"{benchmark.identifier}: {recordings.shape[1]} neuroids predict the model's units, fewer "
+                         f"than pls_components = {params['n_components']}; Brain-Score's PLS (sklearn "
+                         f"PLSRegression) refuses this. Set benchmark_settings.{benchmark.identifier}.pls_components "
+                         f"to at most {recordings.shape[1]}")
+    regression = make_regression(name, device=device, **params).fit(recordings[train], model[train])
+    r = pearson_columns(regression.predict(recordings[test]), model[test])
+    defined = np.isfinite(r)
+    return {"fold": fold, "n_test": int(len(test)), "n_train": int(len(train)),
+            "test_stimulus_ids": target["stimulus_id"].values[test].astype(str).tolist(),
+            "value": float(np.median(r[defined])) if defined.any() else float("nan"),
+            "n_units": int(r.size), "n_units_undefined": int((~defined).sum())}

@@ -740,10 +740,19 @@ def _verbatim():
     return verbatim_identifiers(bench.builtin().families)
 
 
+@functools.lru_cache(maxsize=1)
+def _neural_verbatim():
+    """Built-in neural identifiers kept as Brain-Score spells them (Family.identifiers) -> (family, region, metric)."""
+    from brainpipe.benchmarks.base import neural_verbatim_identifiers
+    return neural_verbatim_identifiers(bench.builtin().families)
+
+
 def _parts(identifier):
     """(family, region, metric) of an identifier, read from its text: the report needs no family definitions
     (a declared or plugin family is known only to the config's registry). Region is None for behaviour
     (``<Family>-i2n``); a built-in behavioural identifier kept verbatim is looked up (:func:`_verbatim`)."""
+    if identifier in _neural_verbatim():  # a neural identifier named as Brain-Score names it (Family.identifiers)
+        return _neural_verbatim()[identifier]
     if identifier in _verbatim():
         family, metric = _verbatim()[identifier]
         return family, None, metric

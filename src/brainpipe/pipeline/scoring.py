@@ -50,6 +50,9 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
     elif normalisation == "own":  # a custom benchmark that ceils each subject on its own and averages
         ceiled = np.asarray(folds[0]["plugin_score"], dtype=np.float64)
         formula = "the benchmark's own (per-subject ceiled, averaged)"
+    elif normalisation == "squared_ratio_bounded":  # a custom benchmark's (Coggan2024 fMRI: ceiler, bound_score)
+        ceiled = np.clip((raw / ceiling_value) ** 2, 0.0, 1.0)
+        formula = "min((raw / ceiling)**2, 1)"
     else:  # declared without a ceiling
         ceiled = raw
         formula = "raw (no ceiling)"
