@@ -182,7 +182,7 @@ def stimulus_target_datasets():
 
 
 def stimulus_column_datasets():
-    """Neural data sets without recordings (rule stimulus_columns, e.g. Islam2021): the stimulus set's columns."""
+    """Neural data sets without recordings (the stimulus_columns stage, e.g. Islam2021): the stimulus set's columns."""
     return sorted({f.dataset for f in REGISTRY.families.values() if not f.behaviours and f.source == "stimuli"})
 
 
@@ -517,8 +517,8 @@ PROPERTIES_BENCHMARK = f"{_PROPERTIES_FAMILY}[a-z_0-9]+"
 NOT_PROPERTIES_BENCHMARK = f"(?!{_PROPERTIES_FAMILY})" r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"
 # Threshold benchmarks (Malania2007.short2-threshold_elevation) have their own ceiling and layer-score rules too
 # (workflow/rules/threshold.smk): excluded here by a lookahead on the whole identifier and what follows it in a path
-_THRESHOLD_IDS = sorted((i for i, (name, metric) in bench.base.verbatim_identifiers(REGISTRY.families).items()
-                         if REGISTRY.families[name].behaviour(metric).metric in ("threshold", "threshold_elevation")),
+_THRESHOLD_IDS = sorted((b.identifier for family in REGISTRY.families.values() for b in family.behaviours
+                         if b.identifier and b.metric in ("threshold", "threshold_elevation")),
                         key=len, reverse=True)
 if _THRESHOLD_IDS:
     NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, _THRESHOLD_IDS))})(?:/|\\.json))"

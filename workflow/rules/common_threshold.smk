@@ -66,7 +66,7 @@ def threshold_settings_of_readout(wildcards):
     raise WorkflowError(f"no threshold benchmark reads {test} out of a readout fitted on {fitting}")
 
 
-THRESHOLD_BENCHMARKS = sorted(i for i, (name, metric) in bench.base.verbatim_identifiers(REGISTRY.families).items()
-                              if REGISTRY.families[name].behaviour(metric).metric in threshold_stages.THRESHOLD_METRICS)
+THRESHOLD_BENCHMARKS = sorted(b.identifier for family in REGISTRY.families.values() for b in family.behaviours
+                              if b.identifier and b.metric in threshold_stages.THRESHOLD_METRICS)
 THRESHOLD_BENCHMARK = "|".join(map(re.escape, THRESHOLD_BENCHMARKS)) or "(?!)"
 THRESHOLD_DATASETS = sorted({d for i in THRESHOLD_BENCHMARKS for d in threshold_datasets_of(get_benchmark(i))})
