@@ -450,3 +450,51 @@ def local_http_server(root):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+# ---- which fixture files a stored reference ran on ------------------------------------------------------------
+#: NetCDF fixtures' content digests (``content_digest``), by file name; written by
+#: tests/reference/make_fixture_digests.py (which lists the stores).
+CONTENT_DIGESTS = Path(__file__).parent / "data" / "fixture_content_digests.json"
+
+
+def content_digest(path) -> str:
+    """sha1 of a NetCDF file's variables and coordinates, floats rounded to 9 decimals.
+
+    A fixture's bytes are not the same on every CPU: its values come out of BLAS products (``features @ weights``),
+    whose kernels differ in the last bit between CPU types (seen: AMD EPYC with AVX-512 against the machine that
+    made the references). A stored reference ran on one machine's bytes; these digests say that another machine's
+    files hold the same data, to 9 decimals (far inside every reference test's tolerance)."""
+    import xarray as xr
+
+    digest = hashlib.sha1()
+    with xr.open_dataset(path) as data:
+        for name in sorted(map(str, data.variables)):
+            variable = data[name]
+            digest.update(f"{name}|{variable.dims}|{variable.dtype.str}|".encode())
+            values = np.asarray(variable.values)
+            if values.dtype.kind == "f":
+                values = np.round(values.astype(np.float64), 9) + 0.0  # + 0.0: -0.0 and 0.0 alike
+                digest.update(np.nan_to_num(values, nan=np.pi).tobytes())
+            elif values.dtype.kind in "OUS":
+                digest.update("\x00".join(map(str, values.ravel())).encode())
+            else:
+                digest.update(values.tobytes())
+    return digest.hexdigest()
+
+
+def assert_files_are_the_reference_ones(root, sums: dict, reference: dict):
+    """``sums`` (file name -> sha1 of the file written under ``root``) are the files ``reference`` (name -> sha1)
+    ran on: equal sha1s, or for a NetCDF file whose bytes differ, its content digest as stored."""
+    import json
+
+    assert set(sums) == set(reference), (sorted(set(sums) ^ set(reference)))
+    stored = json.loads(CONTENT_DIGESTS.read_text()) if CONTENT_DIGESTS.exists() else {}
+    differing = {}
+    for name, sha1 in sums.items():
+        if sha1 == reference[name]:
+            continue
+        if name.endswith(".nc") and stored.get(name) == content_digest(Path(root) / name):
+            continue  # the same content in this CPU's last bits
+        differing[name] = (sha1, reference[name], stored.get(name))
+    assert not differing, f"fixture files differ from the ones the reference ran on (sha1 here, reference, digest): {differing}"

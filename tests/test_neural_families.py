@@ -73,8 +73,8 @@ def test_exact_time_bin_takes_the_window_not_the_bins_inside_it():
 
 
 def test_fixture_files_are_the_ones_the_reference_ran_on(family_store):
-    _, sums = family_store
-    assert sums == REFERENCE["fixture_sha1"]
+    root, sums = family_store
+    brainio_fixtures.assert_files_are_the_reference_ones(root, sums, REFERENCE["fixture_sha1"])
 
 
 def test_fixture_loads_and_prepares_like_brainscore(family_store):

@@ -230,8 +230,8 @@ def rest_store(tmp_path_factory):
 
 
 def test_fixture_files_are_the_ones_the_reference_ran_on(rest_store):
-    _, sums = rest_store
-    assert sums == _reference()["fixture_sha1"]
+    root, sums = rest_store
+    brainio_fixtures.assert_files_are_the_reference_ones(root, sums, _reference()["fixture_sha1"])
 
 
 @pytest.mark.slow

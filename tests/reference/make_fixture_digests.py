@@ -1,0 +1,35 @@
+#!/usr/bin/env python
+"""tests/data/fixture_content_digests.json: the NetCDF fixtures' content digests (brainio_fixtures.content_digest),
+which tell a stored reference's files from others on any CPU (the files' bytes differ in the last bit between CPU
+types: BLAS products). Run from the repository root after changing a fixture writer (and its reference numbers):
+
+    .venv/bin/python tests/reference/make_fixture_digests.py
+"""
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import brainio_fixtures as bf  # noqa: E402
+import neural_family_fixtures as nf  # noqa: E402
+import neural_rest_fixtures as nr  # noqa: E402
+
+STORES = {  # folder name -> writer of (file name -> sha1)
+    "neural_families": lambda root: {**nf.write_store(root), **nf.li2026_store(root), **nf.cadena2017_store(root),
+                                     **nf.bracci2019_store(root)},
+    "neural_rest": nr.write_all,
+}
+
+digests = {}
+with tempfile.TemporaryDirectory() as tmp:
+    for folder, write in STORES.items():
+        root = Path(tmp) / folder
+        root.mkdir()
+        for name in write(root):
+            if name.endswith(".nc"):
+                digest = bf.content_digest(root / name)
+                assert digests.get(name, digest) == digest, f"{name}: two stores write different contents"
+                digests[name] = digest
+bf.CONTENT_DIGESTS.write_text(json.dumps(dict(sorted(digests.items())), indent=1) + "\n")
+print(f"{len(digests)} digests -> {bf.CONTENT_DIGESTS}")
