@@ -25,6 +25,7 @@ def repo_config(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config, capsys):
     s = brainpipe.score("pixels", "SyntheticShapes.IT-pls")
     # not silent for minutes: one progress line, rewritten (\r) as Snakemake's jobs finish, ended by a newline
@@ -128,6 +129,7 @@ def test_in_memory_network_scores_reuses_and_recomputes_on_new_weights(repo_conf
     assert np.isfinite(float(brainpipe.score(net, "SyntheticShapes.V4-pls", name="mynet", **SMALL)))
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_brain_model_class_defined_here_scores_finite(repo_config):
     from PIL import Image
 
@@ -224,6 +226,7 @@ def test_in_memory_alexnet_gives_the_zoo_alexnet_untrained_score(repo_config):
     assert float(mine) == float(zoo) and mine.raw == zoo.raw and mine.per_fold == zoo.per_fold
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
     """README "In Python": the load_model(...).look_at(...) block, run as written, records what the workflow's
     activations job wrote (the stimuli placed on the model's 8° screen from the set's 10°), not the un-placed images

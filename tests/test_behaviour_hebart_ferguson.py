@@ -65,11 +65,13 @@ def features_of(run, stimulus_set):
 # --- Hebart2023 ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_every_file_downloaded_once(run):
     expected = {"/" + name for name in run["sums"]}
     assert sorted(run["requests"]) == sorted(expected)  # 2 assemblies + 3 stimulus sets (csv, zip), each once
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_hebart_score_equals_library_on_the_downloaded_files(run):
     score = score_json(run, HEBART)
     assert (score["metric"], score["task"], score["layer"]) == ("odd_one_out_match", "odd_one_out", LAYER)
@@ -114,6 +116,7 @@ def _hand_integral(correct, block, participant, level, lapse_rate):
     return round(2 * (d1 + d5) + 3 * (d5 + d11), 4)  # trapezoids: 1→5 (width 4), 5→11 (width 6)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_ferguson_score_equals_library_on_the_downloaded_files(run):
     experiment = ferguson2024.EXPERIMENTS["tilted_line"]
     score = score_json(run, FERGUSON)
@@ -166,6 +169,7 @@ def test_ferguson_score_equals_library_on_the_downloaded_files(run):
     assert score["score"] == pytest.approx(min(max(score["raw"] / 0.912, 0), 1), abs=1e-15)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_second_run_does_nothing(run, torch_home):  # noqa: F811
     config = run["work"].parent / "config.yaml"
     again = snakemake(run["work"], config, [f"results/alexnet/{HEBART}.json", f"results/alexnet/{FERGUSON}.json"],
@@ -173,6 +177,7 @@ def test_second_run_does_nothing(run, torch_home):  # noqa: F811
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_declared_value_delta_on_the_same_files_equals_the_built_in(run, torch_home):  # noqa: F811
     """A user's benchmark_zoo entry for an oddball experiment (Ferguson2024's layout: the files as downloaded, local
     paths, no sha1s) with value_delta: scored by the same stages, it equals the built-in benchmark's score."""

@@ -95,6 +95,7 @@ def activations(scored, stimuli: str, layer: str) -> xr.DataArray:
     return read_netcdf(scored["work"] / "results" / "activations" / "alexnet" / stimuli / f"{layer}.nc")
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_downloads_and_brainscore_fields(scored):
     """Each of the six files fetched once over HTTP; each score JSON carries Brain-Score's fields and settings
     (brain-score/vision benchmarks/rajalingham2018/benchmarks/benchmark.py, benchmarks/geirhos2021/benchmark.py)."""
@@ -117,6 +118,7 @@ def test_downloads_and_brainscore_fields(scored):
     assert score(scored, EC)["data"]["visual_degrees"] == 3.0  # error consistency: shown at 3°, as upstream
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_rajalingham2018_equals_library_on_the_downloaded_files(scored):
     result = score(scored, RAJALINGHAM)
     human = human_data(scored, "Rajalingham2018.public")
@@ -162,6 +164,7 @@ def kappa(correct_a: np.ndarray, correct_b: np.ndarray) -> float:
     return ((correct_a == correct_b).mean() - expected) / (1 - expected)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_geirhos2021_error_consistency_equals_library_and_hand(scored):
     result = score(scored, EC)
     human = human_data(scored, "Geirhos2021_colour", COLOUR_EXCLUDED)
@@ -197,6 +200,7 @@ def test_geirhos2021_error_consistency_equals_library_and_hand(scored):
     assert result["score"] == pytest.approx(min(max(by_hand / ceiling_by_hand, 0), 1), abs=1e-12)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_geirhos2021_top1_equals_library_and_hand(scored):
     result = score(scored, TOP1)
     human = human_data(scored, "Geirhos2021_colour", COLOUR_EXCLUDED)
@@ -296,6 +300,7 @@ def assert_failed_cleanly(run, work: Path, output: str, *messages):
                 if p.endswith((".tmp", ".part")) or ".tmp" in Path(p).name]
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_nan_choices(tmp_path):
     def nan_choice(trials):
         values = trials.values.astype(object)

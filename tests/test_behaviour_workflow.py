@@ -50,6 +50,7 @@ def test_identifiers_and_parents():
         benchmarks.parse("SyntheticShapes-pls")
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_demo_score_equals_library_on_the_same_files(workdir):
     score = json.loads((workdir / "results/alexnet_untrained" / f"{BENCHMARK}.json").read_text())
     assert score["layer"] == "classifier.5" and score["parent"] == "behavior" and score["metric"] == "i2n"
@@ -72,6 +73,7 @@ def test_demo_score_equals_library_on_the_same_files(workdir):
     assert 0 < score["ceiling"] < 1 and np.isfinite(score["score"])
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_no_network_run_for_the_task_and_second_run_idle(workdir):
     result = snakemake(workdir, "-n", target=f"results/alexnet_untrained/{BENCHMARK}.json")
     assert "Nothing to be done" in result.stdout + result.stderr
@@ -110,6 +112,7 @@ def test_row_space_readout_equals_plain_fit(n, d, k):
     np.testing.assert_allclose(ours, plain.predict_proba(scaler.transform(t)), atol=1e-3)  # both within tol
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_editing_the_behaviour_demo_reruns_only_behaviour(workdir, tmp_path):
     override = tmp_path / "more.yaml"
     override.write_text("synthetic_shapes:\n  seed: 0\n")

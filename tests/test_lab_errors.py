@@ -50,6 +50,7 @@ def test_a_region_with_one_odd_neuroid_is_refused_with_the_counts(export, tmp_pa
     assert entries(kept.stdout)["MyLab2024"]["regions"] == ["V4", "IT", "Ti"]
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_a_region_no_model_commits_stops_at_parse_time_and_deletes_nothing(export, tmp_path):
     """A benchmark of a region the grid's model commits no layer to (a typo) used to pass `snakemake -n` and then
     fail as missing files, deleting the previous leaderboard: now the workflow does not start, and says why."""
@@ -122,6 +123,7 @@ def build():
 """
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_a_layer_with_fewer_features_than_pls_components_fails_at_the_fold(tmp_path):
     """16 features, pls_components 25: the fold stops naming layer, features and components (Brain-Score's PLS
     refuses, see above), instead of null per-fold values and a formatting error at the score."""

@@ -77,6 +77,7 @@ def local_store(store, tmp_path_factory):
     return work, mine, local, sums, tmp_path
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_moving_a_local_file_reruns_its_fetch(local_store):
     work, mine, local, sums, folder = local_store
     moved = folder / "moved.nc"
@@ -85,6 +86,7 @@ def test_moving_a_local_file_reruns_its_fetch(local_store):
     assert planned_rules(snakemake(work, config, RAW, "-n")) == {"fetch_assembly"}
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_changed_bytes_of_a_local_file_are_noticed_even_with_its_old_mtime(local_store):
     work, mine, local, sums, folder = local_store
     config = write_config(folder, local, sums)
@@ -111,6 +113,7 @@ def follow_nan_advice(output: str, recordings: Path, cleaned: Path) -> None:
     a.to_netcdf(cleaned)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_nan_sites_in_builtin_data_recover_as_the_message_says(store, tmp_path):
     root, sums = store
     work = tmp_path / "work"
@@ -141,6 +144,7 @@ def test_nan_sites_in_builtin_data_recover_as_the_message_says(store, tmp_path):
     assert "Nothing to be done" in (again := snakemake(work, config, TARGET, "-n")).stdout + again.stderr
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_nan_sites_in_declared_data_recover_as_the_message_says(tmp_path):
     experiment = write_experiment(tmp_path / "experiment")
     a = xr.open_dataarray(experiment / "assembly.nc").load()

@@ -11,6 +11,8 @@ import re
 import subprocess
 import threading
 
+import pytest
+
 from test_workflow import ROOT, SNAKEMAKE, TINY
 
 
@@ -27,6 +29,7 @@ def outer_snakemake(workdir, target, *options):
                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_the_workflow_runs_as_a_module_of_another_workflow(tmp_path):
     # the outer workflow's own folder: its config under another name, no config/ folder, no src/
     (tmp_path / "my_config.yaml").write_text((ROOT / "config/config.yaml").read_text())

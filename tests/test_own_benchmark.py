@@ -81,6 +81,7 @@ def declared_run(tmp_path_factory, experiment):
     return workdir, config
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_declared_benchmark_scores(declared_run, experiment):
     workdir, _ = declared_run
     for metric in ("pls", "rdm"):
@@ -92,6 +93,7 @@ def test_declared_benchmark_scores(declared_run, experiment):
     assert len(json.loads((workdir / "results/pixels/MyExperiment2024.IT-pls.json").read_text())["per_fold"]) == 3
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_declaration_change_reruns_only_its_benchmark(declared_run, experiment, tmp_path):
     workdir, config = declared_run
     text = yaml.safe_load(config.read_text())
@@ -104,6 +106,7 @@ def test_declaration_change_reruns_only_its_benchmark(declared_run, experiment, 
     assert not any("activations" in path for path in planned)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_custom_plugin_scores_and_reruns_on_edit(tmp_path):
     (tmp_path / "custom").mkdir()
     workdir = with_config(tmp_path / "custom")

@@ -176,6 +176,7 @@ def test_single_repetition_has_no_ceiling(experiment, tmp_path):
 
 # ---- end to end: the README command, its printed entry pasted into a config, a real snakemake run (~20 s) ----
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_printed_entry_scores_in_a_real_workflow_run(experiment, tmp_path):
     folder, table, recordings = experiment
     assert README_COMMAND in re.sub(r"\s+", " ", (ROOT / "README.md").read_text().replace("\\\n", " "))
