@@ -129,6 +129,7 @@ def test_custom_plugin_scores_and_reruns_on_edit(tmp_path):
     assert not any("SyntheticShapes.IT-pls" in path or "activations" in path for path in planned), planned
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_brainpipe_check_runs_the_two_targets(tmp_path, experiment):
     workdir = with_config(tmp_path)
     config = write_config(workdir, ["MyExperiment2024.IT-pls"],
@@ -160,6 +161,7 @@ def test_malformed_declarations(experiment, change, message):
         bench.from_config({"benchmark_zoo": {"MyExperiment2024": declaration(experiment, **change)}})
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_missing_coordinate_named_at_fetch(tmp_path, experiment):
     workdir = with_config(tmp_path)
     entry = declaration(experiment)
@@ -205,6 +207,7 @@ def test_plugin_missing_method_and_unknown_data(tmp_path):
         bench.from_config({"benchmark_plugins": [str(folder)]})
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_plugin_malformed_score_fails_the_job(tmp_path):
     workdir = with_config(tmp_path)
     plugin_file(workdir / "plugins", "class Bad(CustomBenchmark):\n family='BadRSA'\n data='SyntheticShapes'\n"

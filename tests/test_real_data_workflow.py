@@ -213,6 +213,7 @@ def test_wrong_sha1_fails_naming_the_url_and_leaves_no_partial_file(store, serve
         ["hvm-public/"]  # the stimulus set (right sha1s) was fetched; no staging folder beside it
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_fetch_target_uses_env_url_and_the_cache(store, server, tmp_path):
     """``snakemake fetch`` pre-fetches the grid's data (and only that), from $BRAINPIPE_DATA_URL; deleted merged
     assemblies are rebuilt from the cache without any download. Covers FreemanZiemba2013 (time bins, int ids)."""

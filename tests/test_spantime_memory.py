@@ -81,6 +81,7 @@ print(json.dumps({"growth": status_bytes("VmHWM") - before, "n_train": result["n
 """
 
 
+@pytest.mark.slow  # a memory measurement of a real-size fold (about 15 s): CI runs it (make test-slow)
 def test_spantime_fold_memory_stays_far_below_the_stacked_design():
     """110 stimuli × 60000 features × 18 bins: the stacked training design is 18 × 99 × 60000 float32 = 428 MB (and
     its per-bin copies as much again). The fit needs the (18 × 99)² kernel matrices and a column block."""

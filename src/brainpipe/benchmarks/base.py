@@ -431,7 +431,7 @@ def build(identifier, families, settings=None) -> Benchmark:
     name, region, metric = match.group("family", "region", "metric")
     if name not in families:
         raise ValueError(f"benchmark {identifier!r}: unknown family {name!r}{closest(name, families)}; "
-                         f"known: {sorted(families)}")
+                         f"`brainpipe list` shows the {len(families)} known families and their benchmarks")
     family = families[name]
     if family.identifiers:
         raise ValueError(f"benchmark {identifier!r}: {name}'s benchmarks are named as Brain-Score names them: "
