@@ -17,6 +17,7 @@ import pytest
 import xarray as xr
 
 import allen2022_fixtures as fixtures
+import brainio_fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import default_catalog
 from brainpipe.data import assembly as assembly_prep
@@ -176,7 +177,7 @@ def test_workflow_matches_brainscore(tmp_path):
     reference = json.loads(REFERENCE_PATH.read_text())
     root = tmp_path / "store"
     sums = fixtures.allen2022_store(root)
-    assert sums == reference["fixture_sha1"]  # the files the reference ran on
+    brainio_fixtures.assert_files_are_the_reference_ones(root, sums, reference["fixture_sha1"])  # the reference's
     weights = tmp_path / "alexnet-seed0.pth"
     torch.manual_seed(0)
     state = import_torchvision().models.alexnet(weights=None).state_dict()

@@ -175,7 +175,8 @@ def test_workflow_matches_brainscore(store, tmp_path):
     from test_real_data_workflow import snakemake, write_checksums, write_config
 
     root, sums = store
-    assert {k: v for k, v in sums.items() if k in REFERENCE["fixture_sha1"]} == REFERENCE["fixture_sha1"]
+    brainio_fixtures.assert_files_are_the_reference_ones(
+        root, {k: v for k, v in sums.items() if k in REFERENCE["fixture_sha1"]}, REFERENCE["fixture_sha1"])
     weights = tmp_path / "alexnet-seed0.pth"
     torch.manual_seed(0)
     state = import_torchvision().models.alexnet(weights=None).state_dict()

@@ -14,11 +14,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import brainio_fixtures as bf  # noqa: E402
 import neural_family_fixtures as nf  # noqa: E402
 import neural_rest_fixtures as nr  # noqa: E402
+import allen2022_fixtures  # noqa: E402
+import fmri_fixtures  # noqa: E402
+import zerbe2026_fixtures  # noqa: E402
 
 STORES = {  # folder name -> writer of (file name -> sha1)
     "neural_families": lambda root: {**nf.write_store(root), **nf.li2026_store(root), **nf.cadena2017_store(root),
                                      **nf.bracci2019_store(root)},
     "neural_rest": nr.write_all,
+    "allen2022": allen2022_fixtures.allen2022_store,
+    "hebart2023_fmri": fmri_fixtures.hebart2023_fmri_store,
+    "papale2025": fmri_fixtures.papale2025_store,
+    "gifford2022": fmri_fixtures.gifford2022_store,
+    "zerbe2026": zerbe2026_fixtures.write_store,
 }
 
 digests = {}
