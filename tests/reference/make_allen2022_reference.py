@@ -70,8 +70,7 @@ out.write_text(json.dumps({'benchmarks': results, 'versions': versions}, indent=
 
 def main():
     import allen2022_fixtures
-    import neural_family_fixtures
-    from make_neural_families_reference import WRAPPER, seeded_alexnet_weights
+    import brainscore_runs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)
@@ -83,13 +82,13 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         sums = allen2022_fixtures.allen2022_store(scratch / "store")
-        weights = seeded_alexnet_weights(scratch / "torch")
+        weights = brainscore_runs.seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
         out = scratch / "results.json"
         env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1",
                    TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
                    MT_HOME=str(scratch / "mt"))
-        wrapper = WRAPPER.replace("runpy.run_path(runner, run_name='__main__')", "exec(MANY)")
+        wrapper = brainscore_runs.wrapper().replace("runpy.run_path(runner, run_name='__main__')", "exec(MANY)")
         run = subprocess.run([args.brainscore_python, "-c", f"MANY = {MANY!r}\n" + wrapper, str(args.runner.resolve()),
                               str(args.runner.resolve()), str(scratch / "store"), str(out), *args.benchmarks],
                              env=env, stdout=None, stderr=subprocess.PIPE, text=True)
@@ -97,18 +96,10 @@ def main():
             sys.exit(f"Brain-Score failed:\n{run.stderr[-5000:]}")
         result = json.loads(out.read_text())
         results.update(result["benchmarks"])
-        summary = {
-            "what": "Brain-Score 2.4.2's Allen2022 benchmarks on tests/allen2022_fixtures.py's files (seed 0) with "
-                    "alexnet, torch.manual_seed(0) weights; see tests/reference/make_allen2022_reference.py",
-            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_allen2022_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
-            "fixture_sha1": sums,
-            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
-            "versions": result.get("versions") or previous.get("versions"),
-            "benchmarks": dict(sorted(results.items())),
-        }
-    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+        brainscore_runs.write_reference(args.out, script=Path(__file__).name, fixtures="allen2022_fixtures.py",
+                                        sums=sums, weights=weights, results=results,
+                                        versions=result.get("versions") or previous.get("versions"),
+                                        what="Allen2022 benchmarks")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(REPO / "tests"), str(REPO / "src")]
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "src"), str(REPO / "tests" / "reference")]
+import brainscore_runs  # noqa: E402 (found through the path above)
+
 OUT = REPO / "tests" / "data" / "behaviour_families" / "brainscore.json"
 
 #: fixture family -> the benchmarks scored on it
@@ -46,23 +48,8 @@ BENCHMARKS = {
     "BMD2024": ("BMD2024.texture_1Behavioral-accuracy_distance", "BMD2024.dotted_2Behavioral-accuracy_distance"),
 }
 
-SHIM = """
-import runpy, sys
-import torch
-try:
-    import torchvision  # noqa: F401
-except RuntimeError as error:  # CPU torch beside a CUDA torchvision wheel: define the op schemas it expects
-    if "torchvision::nms" not in str(error):
-        raise
-    for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
-        del sys.modules[name]
-    _library = torch.library.Library("torchvision", "FRAGMENT")
-    _library.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
-    _library.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
-    import torchvision  # noqa: F401
-sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")
-"""
+#: The reference-venv wrapper around the runner (tests/reference/brainscore_runs.py).
+SHIM = brainscore_runs.wrapper()
 
 
 def main():

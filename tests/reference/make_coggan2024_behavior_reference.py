@@ -14,11 +14,7 @@ the occluded images, and correlates the condition-wise accuracies with each subj
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,38 +26,15 @@ BENCHMARKS = ("tong.Coggan2024_behavior-ConditionWiseAccuracySimilarity",)
 def main():
     import behaviour_fixtures_families as ff
     import behaviour_fixtures_coggan as fm
-    from make_behaviour_families_reference import SHIM
-    from make_kato2026_reference import multi_shim
+    from brainscore_runs import behaviour_references
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
     parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
     args = parser.parse_args()
-    stored = {"benchmarks": {}}
-    work = Path(tempfile.mkdtemp(prefix="bs-coggan-"))
-    store, home = work / "store", work / "torch_home"
-    sums = fm.write_store(store)
-    ff.write_torch_home(home, "seeded")
-    env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1", TORCH_HOME=str(home),
-               BRAINIO_HOME=str(work / "brainio"))
-    jobs = [["--fixtures", str(store), "--benchmark", identifier, "--model", "alexnet", "--out",
-             str(work / f"{identifier}.json")] for identifier in BENCHMARKS]
-    run = subprocess.run([args.bsref, "-c", multi_shim(SHIM), args.tool, json.dumps(jobs)], env=env,
-                         capture_output=True, text=True)
-    if run.returncode:
-        sys.exit(f"Brain-Score failed:\n{run.stderr[-3000:]}")
-    for identifier in BENCHMARKS:
-        result = json.loads((work / f"{identifier}.json").read_text())
-        served = {f["file"]: f["served_sha1"] for f in result["files"]}
-        assert all(sums[name] == sha1 for name, sha1 in served.items()), "served files are not the fixture's"
-        stored["benchmarks"][identifier] = {**{k: result[k] for k in ("score", "raw", "ceiling", "error")},
-                                            "weights": "seeded", "files": served}
-        stored["versions"] = result["versions"]
-        print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
-    stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_coggan2024_behavior_reference.py "
-                         "(brainscore_reference.py in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+    behaviour_references(bsref=args.bsref, tool=args.tool, identifiers=BENCHMARKS, write_store=fm.write_store,
+                         write_torch_home=lambda home: ff.write_torch_home(home, "seeded"), weights="seeded",
+                         script=Path(__file__).name, out=OUT, prefix="bs-coggan-")
 
 
 if __name__ == "__main__":

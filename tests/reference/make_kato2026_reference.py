@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,59 +27,19 @@ DATASETS = ("Ori", "Fil", "Lin", "SilTex", "Sil", "Tex", "LinFil", "Sparse", "De
 BENCHMARKS = tuple(f"Kato2026{d}-{m}" for m in ("error_consistency", "accuracy_distance") for d in DATASETS)
 
 
-def multi_shim(shim: str) -> str:
-    """The shim, but running the tool once per job in one interpreter (Brain-Score's imports take most of a run):
-    argv = [tool, JSON list of the tool's argument lists]. Each run is the tool's own ``main`` as from the command
-    line (it patches the data source anew and loads the benchmark and the model afresh)."""
-    head = shim.split("sys.argv = sys.argv[1:]")[0]
-    return head + """
-import json
-tool, jobs = sys.argv[1], json.loads(sys.argv[2])
-namespace = runpy.run_path(tool)
-for job in jobs:
-    sys.argv = [tool] + job
-    code = namespace["main"]()
-    if code:
-        sys.exit(code)
-"""
-
-
 def main():
     import behaviour_fixtures_kato as fk
-    from make_behaviour_families_reference import SHIM
+    from brainscore_runs import behaviour_references
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
     parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
     parser.add_argument("--only", nargs="*", help="these benchmarks only (merged into the stored file)")
     args = parser.parse_args()
-    stored = json.loads(OUT.read_text()) if args.only and OUT.exists() else {"benchmarks": {}}
-    work = Path(tempfile.mkdtemp(prefix="bs-kato-"))
-    store, home = work / "store", work / "torch_home"
-    sums = fk.write_store(store)
-    fk.write_torch_home(home)
-    env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1", TORCH_HOME=str(home),
-               BRAINIO_HOME=str(work / "brainio"))
-    identifiers = args.only or BENCHMARKS
-    jobs = [["--fixtures", str(store), "--benchmark", identifier, "--model", "alexnet", "--out",
-             str(work / f"{identifier}.json")] for identifier in identifiers]
-    run = subprocess.run([args.bsref, "-c", multi_shim(SHIM), args.tool, json.dumps(jobs)], env=env,
-                         capture_output=True, text=True)
-    if run.returncode:
-        sys.exit(f"Brain-Score failed:\n{run.stderr[-3000:]}")
-    for identifier in identifiers:
-        out = work / f"{identifier}.json"
-        result = json.loads(out.read_text())
-        served = {f["file"]: f["served_sha1"] for f in result["files"]}
-        assert all(sums[name] == sha1 for name, sha1 in served.items()), "served files are not the fixture's"
-        stored["benchmarks"][identifier] = {**{k: result[k] for k in ("score", "raw", "ceiling", "error")},
-                                            "weights": "kato_prototypes", "files": served}
-        stored["versions"] = result["versions"]
-        print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
-    stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_kato2026_reference.py "
-                         "(brainscore_reference.py in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+    stored = json.loads(OUT.read_text()) if args.only and OUT.exists() else None
+    behaviour_references(bsref=args.bsref, tool=args.tool, identifiers=args.only or BENCHMARKS,
+                         write_store=fk.write_store, write_torch_home=fk.write_torch_home, weights="kato_prototypes",
+                         script=Path(__file__).name, out=OUT, stored=stored, prefix="bs-kato-")
 
 
 if __name__ == "__main__":

@@ -15,20 +15,17 @@ loaders (reading the fixture files under their real object names), its benchmark
 internal-consistency ceiling, and its alexnet plugin with the region→layer map models/alexnet/region_layer_map/
 alexnet.json (V1 features.2, V4 features.7, IT features.12), whose IMAGENET1K_V1 weights file is replaced by
 ``torch.manual_seed(0); torchvision.models.alexnet(weights=None).state_dict()`` under torchvision's file name in a
-scratch TORCH_HOME. The reference venv's torchvision wheel is a CUDA build beside CPU torch; the two op schemas
-its import needs are defined first, as brainpipe.models._torchvision does (the ops themselves are never used).
+scratch TORCH_HOME (tests/reference/brainscore_runs.py, which the other neural reference scripts share).
 """
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1].parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "reference")]
 OUT = REPO / "tests" / "data" / "neural_families_reference.json"
 
 #: Identifier -> the fixture data set it reads.
@@ -42,42 +39,9 @@ BENCHMARKS = {
     "Bracci2019.anteriorVTC-rdm": "Bracci2019",
 }
 
-# Run inside the reference venv: make ``import torchvision`` work, then hand over to the runner.
-WRAPPER = """
-import runpy, sys, torch
-try:
-    import torchvision
-except RuntimeError as error:
-    if 'torchvision::nms' not in str(error):
-        raise
-    library = torch.library.Library('torchvision', 'FRAGMENT')
-    library.define('nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    library.define('qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
-        del sys.modules[name]
-    import torchvision
-runner = sys.argv[1]
-sys.argv = [runner] + sys.argv[2:]
-runpy.run_path(runner, run_name='__main__')
-"""
-
-
-def seeded_alexnet_weights(torch_home: Path) -> Path:
-    """torch.manual_seed(0) alexnet weights under torchvision's IMAGENET1K_V1 file name in ``torch_home``."""
-    import torch
-
-    from brainpipe.models._torchvision import import_torchvision
-
-    torchvision = import_torchvision()
-    name = torchvision.models.AlexNet_Weights.IMAGENET1K_V1.url.rsplit("/", 1)[1]
-    path = torch_home / "hub" / "checkpoints" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(0)
-    torch.save(torchvision.models.alexnet(weights=None).state_dict(), path)
-    return path
-
 
 def main():
+    import brainscore_runs
     import neural_family_fixtures
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -93,37 +57,16 @@ def main():
                 **neural_family_fixtures.li2026_store(scratch / "store"),
                 **neural_family_fixtures.cadena2017_store(scratch / "store"),
                 **neural_family_fixtures.bracci2019_store(scratch / "store")}
-        weights = seeded_alexnet_weights(scratch / "torch")
+        weights = brainscore_runs.seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
+        versions = previous.get("versions")
         for identifier in args.benchmarks:
-            out = scratch / f"{identifier}.json"
-            # Brain-Score's own result cache, in the scratch folder and so for this run only: the benchmarks of
-            # one stimulus set reuse its activations, as on Brain-Score's servers
-            env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
-                       RESULTCACHING_HOME=str(scratch / "result_caching"),
-                       TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                       MT_HOME=str(scratch / "mt"))
-            run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
-                                  "--fixtures", str(scratch / "store"), "--benchmark", identifier,
-                                  "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
-            if run.returncode != 0:
-                sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
-            result = json.loads(out.read_text())
-            results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
-            results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
+            result = brainscore_runs.run_benchmark(args.brainscore_python, args.runner, scratch / "store", identifier,
+                                                   scratch)
+            results[identifier], versions = brainscore_runs.entry(result), result["versions"]
             print(identifier, results[identifier], flush=True)
-        summary = {
-            "what": "Brain-Score 2.4.2's benchmarks on tests/neural_family_fixtures.py's files (seed 0) with "
-                    "alexnet, torch.manual_seed(0) weights; see tests/reference/make_neural_families_reference.py",
-            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_neural_families_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
-            "fixture_sha1": sums,
-            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
-            "versions": result["versions"] if args.benchmarks else previous.get("versions"),
-            "benchmarks": dict(sorted(results.items())),
-        }
-    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+        brainscore_runs.write_reference(args.out, script=Path(__file__).name, fixtures="neural_family_fixtures.py",
+                                        sums=sums, weights=weights, versions=versions, results=results)
 
 
 if __name__ == "__main__":
