@@ -23,12 +23,10 @@ for NSD's 425-pixel images, bar decoding). Timings depend on the machine's load:
 from __future__ import annotations
 
 import argparse
-import csv
 import shutil
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,16 +46,6 @@ def per_subject_counts(surface: bool) -> dict:
     return {region: max(1, round(count * scale / 8)) for region, count in VOLUME_VOXELS.items()}
 
 
-def timings(workdir: Path):
-    """{rule: [(what, seconds), ...]} from Snakemake's benchmark TSVs (logs/timing/<rule>/...)."""
-    found = defaultdict(list)
-    for path in sorted((workdir / "logs" / "timing").rglob("*.tsv")):
-        rows = list(csv.DictReader(path.open(), delimiter="\t"))
-        rule = path.relative_to(workdir / "logs" / "timing").parts[0]
-        found[rule] += [(str(path.relative_to(workdir / "logs" / "timing" / rule)), float(row["s"])) for row in rows]
-    return found
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--surface", action="store_true", help="fsaverage vertices instead of volumetric voxels")
@@ -71,7 +59,7 @@ def main():
     import allen2022_fixtures as fixtures
     from brainio_fixtures import _sha1
     from brainpipe.models._torchvision import import_torchvision
-    from rule_memory import jobs, report, run
+    from rule_memory import jobs, print_timings, report, run
     from test_real_data_workflow import write_checksums, write_config
 
     variant = "8subj" if args.subjects == 8 else "4subj"
@@ -104,10 +92,7 @@ def main():
         output = run(work, REPO, [config], [f"results/alexnet/{i}.json" for i in identifiers], {}, args.cores)
         print(f"\nworkflow: {time.perf_counter() - started:.0f} s wall for {len(identifiers)} identifiers "
               f"({args.cores} cores)")
-        print(f"\n{'rule':<26} {'jobs':>4} {'total s':>8} {'slowest s':>9}  slowest job")
-        for rule, entries in sorted(timings(work).items()):
-            slowest = max(entries, key=lambda e: e[1])
-            print(f"{rule:<26} {len(entries):>4} {sum(s for _, s in entries):>8.1f} {slowest[1]:>9.1f}  {slowest[0]}")
+        print_timings(work)
         over = report(list(jobs(output, work)), f"{prefix} at real size: declared mem_mb and measured peak", show="")
         import json
 

@@ -105,6 +105,24 @@ def jobs(output: str, workdir: Path):
                fields.get("wildcards", ""))
 
 
+def timings(workdir: Path):
+    """{rule: [(what, seconds), ...]} from Snakemake's benchmark TSVs (logs/timing/<rule>/...)."""
+    found = defaultdict(list)
+    for path in sorted((workdir / "logs" / "timing").rglob("*.tsv")):
+        rows = list(csv.DictReader(path.open(), delimiter="\t"))
+        rule = path.relative_to(workdir / "logs" / "timing").parts[0]
+        found[rule] += [(str(path.relative_to(workdir / "logs" / "timing" / rule)), float(row["s"])) for row in rows]
+    return found
+
+
+def print_timings(workdir: Path):
+    """Per rule: jobs, summed and slowest wall time (Snakemake's benchmark TSVs)."""
+    print(f"\n{'rule':<26} {'jobs':>4} {'total s':>8} {'slowest s':>9}  slowest job")
+    for rule, entries in sorted(timings(workdir).items()):
+        slowest = max(entries, key=lambda e: e[1])
+        print(f"{rule:<26} {len(entries):>4} {sum(s for _, s in entries):>8.1f} {slowest[1]:>9.1f}  {slowest[0]}")
+
+
 def profile_default_mb() -> int | None:
     """The mem_mb that profiles/slurm gives rules declaring none (what a cluster run reserves for them)."""
     config = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())

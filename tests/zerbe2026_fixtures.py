@@ -39,6 +39,9 @@ SUBJECTS = ("sub-01", "sub-03", "sub-05", "sub-06", "sub-07")
 REGIONS = ("V1", "V2", "V4", "IT")
 OOD_CATEGORIES = ("shape", "gabor", "illusion-classic", "cropped", "unusual")
 N_REGULAR, N_OOD, VOXELS_PER_REGION = 40, 10, 10
+#: tau test images (of the regular ones) and repetitions per image for even / odd subjects (module constants so that
+#: perf/bench_zerbe2026_scale.py can write the real counts with the same code)
+N_TAU_TEST, REPETITIONS = 8, (3, 2)
 
 
 def _images(seed: int):
@@ -84,7 +87,7 @@ def write_store(root, seed: int = 0) -> dict[str, str]:
     regular = table["stimulus_id"][:N_REGULAR].tolist()
     ood = table["stimulus_id"][N_REGULAR:].tolist()
     rng = np.random.default_rng(seed + 32)
-    tau_test = sorted(rng.choice(regular, 8, replace=False).tolist())
+    tau_test = sorted(rng.choice(regular, N_TAU_TEST, replace=False).tolist())
     tau_train = [s for s in regular if s not in tau_test]
     splits = {"tau": _split_json("tau", tau_train, tau_test), "ood": _split_json("ood", regular, ood)}
     for name, content in splits.items():
@@ -100,7 +103,7 @@ def write_store(root, seed: int = 0) -> dict[str, str]:
                "laion_fmri_splits_shared_ood.json", "stimulus_Zerbe2026_fmri_stim_full.csv",
                "stimulus_Zerbe2026_fmri_stim_full.zip"]
     for s, subject in enumerate(SUBJECTS):
-        n_reps = 3 if s % 2 == 0 else 2
+        n_reps = REPETITIONS[s % 2]
         rows = []
         for region in REGIONS:
             for k in range(VOXELS_PER_REGION):

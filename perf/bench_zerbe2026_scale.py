@@ -1,0 +1,101 @@
+"""Zerbe2026 (LAION-fMRI) at real size: each workflow stage's wall time and peak memory, against the memory its rule
+declares.
+
+Writes a real-size stand-in of the shared pool (tests/zerbe2026_fixtures.py at the real counts: 1,121 regular + 371
+OOD images, tau split 897 train / 224 test; five subjects with 6,379 voxels each in V1/V2/V4/IT, the count
+Brain-Score's data/laion_fmri/nc_reproduction/README.md gives for sub-01, split evenly over the regions; every image
+``--repetitions`` times per subject, default 8: the real shared images have 4 or 12), then runs the workflow from
+scratch for alexnet (seeded weights, no network: every file is a ``data.local_files`` entry, as for a user with the
+DUA-gated data) on all 16 identifiers (4 regions × tau-ridgecv, ood-ridgecv, rdm-pearson, cka) and prints, per rule,
+the jobs' wall time (Snakemake's benchmark TSVs) and peak resident memory (the job's own last log line, or
+Snakemake's max_rss) beside the ``mem_mb`` the rule declared. A job whose peak exceeds its declared memory is
+flagged OVER (a SLURM job would be killed) and the script exits 1.
+
+Usage::
+
+    nice .venv/bin/python perf/bench_zerbe2026_scale.py                      # real counts (≈ 2.2 GB of files)
+    nice .venv/bin/python perf/bench_zerbe2026_scale.py --voxels 800 --keep  # smaller, keep the folder
+
+The images are 128-pixel stand-ins (the model resizes every image to 224 pixels, so extraction costs what it costs
+for the real images, bar decoding). Timings depend on the machine's load: compare them only on a quiet one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: the real shared pool (brain-score/vision brainscore_vision/data/laion_fmri/__init__.py: 1,492 images every
+#: subject saw; benchmarks/laion_fmri: tau 897 / 224, ood 1,121 / 371) and sub-01's V1/V2/V4/IT voxels
+N_REGULAR, N_OOD, N_TAU_TEST, VOXELS_PER_SUBJECT = 1121, 371, 224, 6379
+IDENTIFIERS = [f"Zerbe2026_fmri.{region}-{kind}" for kind in ("tau-ridgecv", "ood-ridgecv", "rdm-pearson", "cka")
+               for region in ("V1", "V2", "V4", "IT")]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--voxels", type=int, default=VOXELS_PER_SUBJECT, help="voxels per subject (all regions)")
+    parser.add_argument("--repetitions", type=int, default=8, help="presentations of every image per subject")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep the working folder")
+    args = parser.parse_args()
+
+    import torch
+
+    import zerbe2026_fixtures as fixtures
+    from brainpipe.models._torchvision import import_torchvision
+    from rule_memory import jobs, print_timings, report, run
+    from test_real_data_workflow import write_checksums, write_config
+
+    fixtures.N_REGULAR, fixtures.N_OOD, fixtures.N_TAU_TEST = N_REGULAR, N_OOD, N_TAU_TEST
+    fixtures.VOXELS_PER_REGION = max(1, round(args.voxels / len(fixtures.REGIONS)))
+    fixtures.REPETITIONS = (args.repetitions, args.repetitions)
+    folder = Path(tempfile.mkdtemp(prefix="bench_zerbe2026_"))
+    over = []
+    try:
+        started = time.perf_counter()
+        sums = fixtures.write_store(folder / "store")
+        files = {name: sha1 for name, sha1 in sums.items() if "/" not in name}  # brainpipe's object names
+        print(f"Zerbe2026_fmri: {N_REGULAR} + {N_OOD} images x {args.repetitions} repetitions, "
+              f"{len(fixtures.SUBJECTS)} subjects x {fixtures.VOXELS_PER_REGION * len(fixtures.REGIONS)} voxels; "
+              f"files written in {time.perf_counter() - started:.0f} s:")
+        for name in files:
+            print(f"  {name}: {(folder / 'store' / name).stat().st_size / 2 ** 20:.1f} MiB")
+        weights = folder / "alexnet-seed0.pth"
+        torch.manual_seed(0)
+        torch.save(import_torchvision().models.alexnet(weights=None).state_dict(), weights)
+        work = folder / "work"
+        work.mkdir()
+        local = {name: str(folder / "store" / name) for name in files}
+        config = write_config(folder, IDENTIFIERS, dict(local_files=local, checksums_override=str(
+            write_checksums(folder, files))), weights_file=weights)
+        started = time.perf_counter()
+        output = run(work, REPO, [config], [f"results/alexnet/{i}.json" for i in IDENTIFIERS], {}, args.cores)
+        print(f"\nworkflow: {time.perf_counter() - started:.0f} s wall for {len(IDENTIFIERS)} identifiers "
+              f"({args.cores} cores)")
+        print_timings(work)
+        over = report(list(jobs(output, work)), "Zerbe2026_fmri at real size: declared mem_mb and measured peak",
+                      show="")
+        for identifier in IDENTIFIERS:
+            result = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
+            print(f"{identifier}: score {result['score']:.4f}, raw {result['raw']:.4f}, "
+                  f"ceiling {result['ceiling']:.4f}")
+    finally:
+        if args.keep:
+            print(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    raise SystemExit(1 if over else 0)
+
+
+if __name__ == "__main__":
+    main()
