@@ -107,18 +107,18 @@ class Zerbe2026PerSubject(Zerbe2026):
         X = X.reshape(len(X), -1)
         Y = self._values(target)
         split = self.metric.split("-")[0]
-        fits = []
-        for name, column in zip(names, columns):
-            sides = _subject_sides(target, split, name)
-            train, test = sides == "train", sides == "test"
-            if not train.any() or not test.any():  # Brain-Score: "Empty {side} slice for {sub_id} ..."
-                raise ValueError(f"{name}: no {'train' if not train.any() else 'test'} stimuli in split {split!r}")
-            fits.append(ridgecv_split_subject(X[train], Y[train][:, column], X[test], Y[test][:, column],
-                                              LAION_ALPHA_LIST))
+        sides = [_subject_sides(target, split, name) for name in names]
+        for name, side in zip(names, sides):
+            for wanted in ("train", "test"):
+                if not (side == wanted).any():  # Brain-Score: "Empty {side} slice for {sub_id} ..."
+                    raise ValueError(f"{name}: no {wanted} stimuli in split {split!r}")
+        fits = [ridgecv_split_subject(X[side == "train"], Y[side == "train"][:, column], X[side == "test"],
+                                      Y[side == "test"][:, column], LAION_ALPHA_LIST)
+                for side, column in zip(sides, columns)]
         result = aggregate_subjects([f["raw"] for f in fits], self._ceilings(target, columns))
         result["alpha_per_subject"] = [f["alpha"] for f in fits]
-        result["stimuli_per_subject"] = {name: [int((_subject_sides(target, split, name) == side).sum())
-                                                for side in ("train", "test")] for name in names}
+        result["stimuli_per_subject"] = {name: [int((side == "train").sum()), int((side == "test").sum())]
+                                         for name, side in zip(names, sides)}
         result["subjects"] = names
         return result
 
