@@ -100,6 +100,24 @@ def test_subject_files_and_split_lists_combine(store, combined):
     assert len(listed) == fixtures.N_REGULAR + fixtures.N_UNIQUE + fixtures.N_OOD - gaps
 
 
+def test_split_lists_must_name_a_subject_with_recordings(store):
+    import xarray as xr
+
+    from brainpipe.data import reindex
+
+    root, _ = store
+    first = xr.open_dataarray(root / "assy_LAION_fMRI_persubject_sub-01_Assembly.nc").load()
+    parts = {"assy_LAION_fMRI_persubject_sub-03_Assembly.nc": root / "assy_LAION_fMRI_persubject_sub-03_Assembly.nc",
+             "laion_fmri_splits_sub-07_tau.json": root / "laion_fmri_splits_sub-07_tau.json"}
+    with pytest.raises(ValueError, match="for sub-07, whose recordings are not among the files"):
+        reindex.zerbe2026_persubject(first, parts)
+    with pytest.raises(ValueError, match="expected a name ending '_<subject>_<split>.json'"):
+        reindex.zerbe2026_persubject(first, {"laion_fmri_splits_shared_tau.json": root / "splits/sub-01/tau.json"})
+    only_first = reindex.zerbe2026_persubject(first, {"laion_fmri_splits_sub-01_ood.json":
+                                                      root / "laion_fmri_splits_sub-01_ood.json"})
+    assert [c for c in only_first.coords if c.startswith("split_")] == ["split_ood_sub-01"]
+
+
 def _pixel_features(root, stimuli):
     """A stand-in for a model layer: each image's mean colour in a 4 × 4 grid (48 features; the fixture's
     responses are read out of the images, so RidgeCV has something to find)."""
