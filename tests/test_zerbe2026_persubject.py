@@ -47,7 +47,8 @@ def combined(store):
 def test_declaration_follows_brainscore():
     registry = benchmarks.builtin()
     ours = sorted(i for i in registry.identifiers() if i.startswith(DATASET + "."))
-    assert ours == sorted(f"{DATASET}.{r}-{m}" for r in ("V1", "V2", "V4", "IT") for m in ("tau-ridgecv", "ood-ridgecv"))
+    assert ours == sorted(f"{DATASET}.{r}-{m}" for r in ("V1", "V2", "V4", "IT")
+                          for m in ("tau-ridgecv", "ood-ridgecv"))
     family = registry.families[DATASET]
     assert family.visual_degrees == 9.2 and family.number_of_trials == 1 and family.version == 1
     assert family.neuroid_filter == (("nc_12rep", 30.0),) and family.stimulus_set == "Zerbe2026_fmri_stim_full"
