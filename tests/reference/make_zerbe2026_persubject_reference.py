@@ -18,8 +18,6 @@ brainpipe.benchmarks.zerbe2026.RIDGE_CEILING_OF_FIRST_SUBJECT).
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,9 +34,8 @@ BENCHMARKS = [f"Zerbe2026_fmri_persubject.{region}-{kind}" for kind in ("tau-rid
 
 def main():
     import zerbe2026_fixtures
-    from make_neural_families_reference import WRAPPER, seeded_alexnet_weights
+    import brainscore_runs
     from make_zerbe2026_reference import SPLITS_STANDIN
-    import neural_family_fixtures
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)
@@ -55,39 +52,20 @@ def main():
         (package / "splits").mkdir(parents=True)
         (package / "__init__.py").write_text("")
         (package / "splits" / "__init__.py").write_text(SPLITS_STANDIN)
-        weights = seeded_alexnet_weights(scratch / "torch")
+        weights = brainscore_runs.seeded_alexnet_weights(scratch / "torch")
         results = dict(previous.get("benchmarks", {}))
+        versions = previous.get("versions")
+        env = brainscore_runs.reference_env(scratch, LAION_FMRI_STIMULI_DIR=str(store / "stimuli"),
+                                            ZERBE_SPLITS_DIR=str(store / "splits"), BRAINSCORE_SKIP_MEMORY_CHECK="1",
+                                            PYTHONPATH=str(scratch / "standin"))
         for identifier in args.benchmarks:
-            out = scratch / f"{identifier}.json"
-            env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
-                       RESULTCACHING_HOME=str(scratch / "result_caching"),
-                       TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                       MT_HOME=str(scratch / "mt"), LAION_FMRI_STIMULI_DIR=str(store / "stimuli"),
-                       ZERBE_SPLITS_DIR=str(store / "splits"), BRAINSCORE_SKIP_MEMORY_CHECK="1",
-                       PYTHONPATH=str(scratch / "standin"))
-            run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
-                                  "--fixtures", str(store), "--benchmark", identifier,
-                                  "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
-            if run.returncode != 0:
-                sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
-            result = json.loads(out.read_text())
-            results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
-            results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
+            result = brainscore_runs.run_benchmark(args.brainscore_python, args.runner, store, identifier, scratch,
+                                                   env=env)
+            results[identifier], versions = brainscore_runs.entry(result), result["versions"]
             print(identifier, results[identifier], flush=True)
-        summary = {
-            "what": "Brain-Score 2.4.2's Zerbe2026_fmri_persubject benchmarks on tests/zerbe2026_fixtures.py's "
-                    "write_persubject_store files (seed 0) with alexnet, torch.manual_seed(0) weights; see "
-                    "tests/reference/make_zerbe2026_persubject_reference.py",
-            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/"
-                       "make_zerbe2026_persubject_reference.py --brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
-            "fixture_sha1": sums,
-            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
-            "versions": result["versions"] if args.benchmarks else previous.get("versions"),
-            "benchmarks": dict(sorted(results.items())),
-        }
-    args.out.write_text(json.dumps(summary, indent=1) + "\n")
-
+        brainscore_runs.write_reference(args.out, script=Path(__file__).name, fixtures="zerbe2026_fixtures.py",
+                                        sums=sums, weights=weights, versions=versions, results=results,
+                                        what="Zerbe2026_fmri_persubject benchmarks (write_persubject_store)")
 
 if __name__ == "__main__":
     main()
