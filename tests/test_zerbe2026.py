@@ -34,7 +34,8 @@ def store(tmp_path_factory):
 
 def test_declaration_follows_brainscore():
     registry = benchmarks.builtin()
-    ours = sorted(i for i in registry.identifiers() if i.startswith("Zerbe2026"))
+    # (the per-subject pools, Zerbe2026_fmri_persubject.*: tests/test_zerbe2026_persubject.py)
+    ours = sorted(i for i in registry.identifiers() if i.startswith("Zerbe2026_fmri."))
     assert ours == sorted(f"Zerbe2026_fmri.{r}-{m}" for r in ("V1", "V2", "V4", "IT")
                           for m in ("tau-ridgecv", "ood-ridgecv", "rdm-pearson", "cka"))
     family = registry.families["Zerbe2026_fmri"]

@@ -47,24 +47,29 @@ N_TAU_TEST, REPETITIONS = 8, (3, 2)
 def _images(seed: int):
     """Regular and OOD images: (table stimulus_id/filename, {filename: png}, features)."""
     rng = np.random.default_rng(seed)
-    yy, xx = np.mgrid[0:128, 0:128] / 128 - 0.5
     ids, pngs, features = [], {}, []
     names = [f"shared_{(12, 4)[k % 2]}rep_LAION_cluster_{1000 + 7 * k}_i{k % 5}.jpg" for k in range(N_REGULAR)]
     names += [f"shared_4rep_OOD_{OOD_CATEGORIES[k % len(OOD_CATEGORIES)]}_object_{k:02d}.png" for k in range(N_OOD)]
     for name in names:
-        centre = rng.uniform(-0.3, 0.3, 2)
-        radius = rng.uniform(0.08, 0.3)
-        colour, background = rng.uniform(0, 1, 3), rng.uniform(0.2, 0.8, 3)
-        mask = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < radius ** 2
-        picture = np.where(mask[..., None], colour, background)
-        picture = picture + 0.1 * np.sin(2 * np.pi * rng.uniform(1, 4) * (xx + yy))[..., None]
-        pixels = np.clip(picture * 255, 0, 255).astype(np.uint8)
-        png = name.rsplit(".", 1)[0] + ".png"  # PNG bytes whatever the name says (the loader reads any format)
-        pngs[png] = bf._png_bytes(pixels)
-        ids.append((name, png))
-        features.append(np.concatenate([centre, [radius], colour, background]))
+        _draw(name, rng, ids, pngs, features)
     table = pd.DataFrame({"stimulus_id": [i for i, _ in ids], "filename": [f for _, f in ids]})
     return table, pngs, np.asarray(features)
+
+
+def _draw(name, rng, ids, pngs, features):
+    """One image (a disc on a background with a grating) appended to ids / pngs / features."""
+    yy, xx = np.mgrid[0:128, 0:128] / 128 - 0.5
+    centre = rng.uniform(-0.3, 0.3, 2)
+    radius = rng.uniform(0.08, 0.3)
+    colour, background = rng.uniform(0, 1, 3), rng.uniform(0.2, 0.8, 3)
+    mask = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < radius ** 2
+    picture = np.where(mask[..., None], colour, background)
+    picture = picture + 0.1 * np.sin(2 * np.pi * rng.uniform(1, 4) * (xx + yy))[..., None]
+    pixels = np.clip(picture * 255, 0, 255).astype(np.uint8)
+    png = name.rsplit(".", 1)[0] + ".png"  # PNG bytes whatever the name says (the loader reads any format)
+    pngs[png] = bf._png_bytes(pixels)
+    ids.append((name, png))
+    features.append(np.concatenate([centre, [radius], colour, background]))
 
 
 def _split_json(name, train, test):
@@ -129,6 +134,101 @@ def write_store(root, seed: int = 0) -> dict[str, str]:
                   "neuroid": ("neuroid", np.arange(len(neuroids)))}
         coords.update({column: ("neuroid", neuroids[column].to_numpy()) for column in neuroids.columns})
         identifier = f"LAION_fMRI_full_{subject}_Assembly"
+        assembly = xr.DataArray(values.astype(np.float32), dims=("presentation", "neuroid"),
+                                coords=bf._plain(coords), name="data")
+        bf.write_netcdf(assembly, root / f"assy_{identifier}.nc")
+        written.append(f"assy_{identifier}.nc")
+    return {name: bf._sha1((root / name).read_bytes()) for name in written}
+
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Per-subject pools (Zerbe2026_fmri_persubject)
+
+#: Images of each subject's own (besides the shared ones); the real pools have 4,712
+N_UNIQUE = 12
+#: Stimuli of its split lists that a subject's file lacks (the gaps the benchmark must skip): subject -> how many
+#: (tau train, tau test, OOD) images are left out of its trials
+PERSUBJECT_GAPS = {"sub-06": (2, 1, 1)}
+
+
+def write_persubject_store(root, seed: int = 0) -> dict[str, str]:
+    """The per-subject pools' files in ``root``: the shared images of :func:`write_store` and ``N_UNIQUE`` of each
+    subject's own (``unique_LAION_fillup_cluster_<c>_i<k>_p<NN>.jpg`` as the real ones), one stimulus folder and
+    brainio pair for all; per subject its split lists (``splits/<subject>/{tau,ood}.json`` for Brain-Score and
+    ``laion_fmri_splits_<subject>_<split>.json`` for brainpipe; tau: 10 test images of its 52 natural ones, drawn
+    per subject; ood: the natural ones train, the 10 OOD images test) and its assembly
+    ``assy_LAION_fMRI_persubject_<subject>_Assembly.nc`` as the persubject files are packed
+    (data_packaging/build_assembly.py, prepare_persubject.py: the trial bookkeeping ``session``, ``run``,
+    ``beta_index`` kept, ``repetition`` the trial's count within its stimulus, no ``subject_id_pres``); subjects
+    with 10 or 8 voxels per region; :data:`PERSUBJECT_GAPS` listed stimuli without trials. File name -> sha1."""
+    root = Path(root)
+    (root / "stimuli").mkdir(parents=True, exist_ok=True)
+    table, pngs, features = _images(seed + 31)
+    rng = np.random.default_rng(seed + 41)
+    ids, features = list(zip(table["stimulus_id"], table["filename"])), list(features)
+    own = {}
+    for s, subject in enumerate(SUBJECTS):
+        start = len(ids)
+        for k in range(N_UNIQUE):
+            _draw(f"unique_LAION_fillup_cluster_{100 + 13 * k + s}_i{k % 7}_p{subject[-2:]}.jpg", rng, ids, pngs,
+                  features)
+        own[subject] = [i for i, _ in ids[start:]]
+    table = pd.DataFrame({"stimulus_id": [i for i, _ in ids], "filename": [f for _, f in ids]})
+    features = np.asarray(features)
+    for name, data in pngs.items():
+        (root / "stimuli" / name).write_bytes(data)
+    table.to_csv(root / "stimuli" / "manifest.csv", index=False)
+    table.to_csv(root / "stimulus_Zerbe2026_fmri_stim_full.csv", index=False)
+    bf.write_zip(pngs, root / "stimulus_Zerbe2026_fmri_stim_full.zip")
+    written = ["stimuli/manifest.csv", *[f"stimuli/{n}" for n in sorted(pngs)],
+               "stimulus_Zerbe2026_fmri_stim_full.csv", "stimulus_Zerbe2026_fmri_stim_full.zip"]
+    shared = table["stimulus_id"][:N_REGULAR].tolist()
+    ood = table["stimulus_id"][N_REGULAR:N_REGULAR + N_OOD].tolist()
+    standardised = (features - features.mean(0)) / features.std(0)
+    row_of = {name: i for i, name in enumerate(table["stimulus_id"])}
+    for s, subject in enumerate(SUBJECTS):
+        natural = sorted(shared + own[subject])
+        tau_test = sorted(rng.choice(natural, 10, replace=False).tolist())
+        tau_train = [i for i in natural if i not in tau_test]
+        (root / "splits" / subject).mkdir(parents=True, exist_ok=True)
+        for name, content in {"tau": _split_json("tau", tau_train, tau_test),
+                              "ood": _split_json("ood", natural, ood)}.items():
+            for path in (f"splits/{subject}/{name}.json", f"laion_fmri_splits_{subject}_{name}.json"):
+                (root / path).write_text(json.dumps(content))
+                written.append(path)
+        gaps = PERSUBJECT_GAPS.get(subject, (0, 0, 0))
+        missing = set(tau_train[:gaps[0]] + tau_test[:gaps[1]] + ood[:gaps[2]])
+        shown = [i for i in natural + ood if i not in missing]
+        n_reps, per_region = (3 if s % 2 == 0 else 2), (10 if s % 2 == 0 else 8)
+        rows = []
+        for region in REGIONS:
+            for k in range(per_region):
+                nc = float(rng.uniform(32, 85)) if k % 4 != 1 else float(rng.uniform(5, 29))
+                rows.append(dict(subject_id=subject, region=region, roi=f"{region}{'vd'[k % 2]}",
+                                 voxel_index_in_brain_mask=np.int32(1000 * s + len(rows)),
+                                 nc_4rep=np.float32(nc * 0.8), nc_12rep=np.float32(nc),
+                                 nc_allrep=np.float32(nc * 0.9)))
+        neuroids = pd.DataFrame(rows)
+        weights = rng.normal(size=(standardised.shape[1], len(neuroids)))
+        signal = standardised @ weights / np.sqrt(standardised.shape[1])
+        signal = signal + 0.5 * rng.normal(size=signal.shape)
+        noise_scale = 1.2 - neuroids["nc_12rep"].to_numpy() / 100
+        order = rng.permutation(len(shown) * n_reps)
+        stimulus = np.array([row_of[i] for i in shown])[np.repeat(np.arange(len(shown)), n_reps)[order]]
+        values = signal[stimulus] + rng.normal(size=(len(stimulus), len(neuroids))) * noise_scale
+        labels = table["stimulus_id"].to_numpy()[stimulus]
+        per_session = 3 * n_reps * 4
+        coords = {"stimulus_id": ("presentation", labels),
+                  "session": ("presentation", np.array([f"ses-{1 + t // per_session:02d}" for t in range(len(labels))],
+                                                       dtype=object)),
+                  "run": ("presentation", (np.arange(len(labels)) // 12 % 6 + 1).astype(np.int64)),
+                  "beta_index": ("presentation", np.arange(len(labels)) % per_session),
+                  "repetition": ("presentation", pd.Series(labels).groupby(labels).cumcount().to_numpy()),
+                  "presentation": ("presentation", np.arange(len(labels))),
+                  "neuroid": ("neuroid", np.arange(len(neuroids)))}
+        coords.update({column: ("neuroid", neuroids[column].to_numpy()) for column in neuroids.columns})
+        identifier = f"LAION_fMRI_persubject_{subject}_Assembly"
         assembly = xr.DataArray(values.astype(np.float32), dims=("presentation", "neuroid"),
                                 coords=bf._plain(coords), name="data")
         bf.write_netcdf(assembly, root / f"assy_{identifier}.nc")
