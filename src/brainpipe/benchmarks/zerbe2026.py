@@ -33,8 +33,8 @@ manifest (``stimulus_Zerbe2026_fmri_stim_full.csv``: stimulus_id, filename) and 
 (``stimulus_Zerbe2026_fmri_stim_full.zip``). The split lists: ViCCo-Group/LAION-fMRI laion_fmri/splits/data/shared/
 {tau,ood}.json at commit eee8400 (Brain-Score installs the package from its main branch, unpinned).
 
-Not here: the per-subject pool ``Zerbe2026_fmri_persubject.*`` (each subject's own 5,833 images: the subjects'
-stimuli differ, which the one-matrix data set above cannot hold without NaN).
+The per-subject pools (``Zerbe2026_fmri_persubject.*``, each subject's own 5,833 images) are
+:mod:`brainpipe.benchmarks.zerbe2026_persubject`.
 """
 
 import numpy as np
