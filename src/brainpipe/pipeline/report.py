@@ -767,7 +767,7 @@ def plot_accuracy_levels(tables, path, title, models=None):
                 graded.setdefault(series, set()).add(level)
             points[(table["model"], series, level)] = row
     panels = list(graded) or [None]
-    fig, axes = plt.subplots(1, len(panels), figsize=(max(6.5, 5.5 * len(panels)) + 2, 4.4), layout="constrained",
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels) + 3.5, 4.4), layout="constrained",
                              squeeze=False)
     for ax, series in zip(axes[0], panels):
         levels = _level_order(graded.get(series, ()))
@@ -793,8 +793,8 @@ def plot_accuracy_levels(tables, path, title, models=None):
             x = [x for x, _ in humans]
             y = np.array([r["human_accuracy"] for _, r in humans])
             std = np.array([r.get("human_accuracy_std") or 0 for _, r in humans])
-            ax.plot(x, y, color="#444", linestyle="--", marker="s", markersize=5, label="humans (mean over subjects)")
-            ax.fill_between(x, y - std, y + std, color="#999", alpha=0.25, linewidth=0)
+            ax.errorbar(x, y, yerr=std, color="#444", linestyle="--", marker="s", markersize=5, capsize=3,
+                        label="humans (mean over subjects)")
         refs = [(x_ref[name], human_row(name, None)) for name in references if human_row(name, None)]
         if refs:
             ax.errorbar([x for x, _ in refs], [r["human_accuracy"] for _, r in refs],
@@ -819,7 +819,7 @@ def plot_accuracy_levels(tables, path, title, models=None):
         labels += [l for l in ax.get_legend_handles_labels()[1] if l not in labels]
     if handles:
         fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="model", title_fontsize=9)
-    fig.suptitle(f"{title}: accuracy per level, model vs human")
+    fig.suptitle(f"{title}: accuracy per level, model vs human", x=0.01, ha="left")
     _save(fig, path)
 
 
@@ -832,7 +832,7 @@ def plot_accuracy_delta(tables, path, title, models=None):
     models = list(models) if models is not None else list(dict.fromkeys(t["model"] for t in tables))
     benchmarks = list(dict.fromkeys(t["benchmark"] for t in tables))
     of = {(t["model"], t["benchmark"]): t for t in tables}
-    fig, axes = plt.subplots(1, max(len(benchmarks), 1), figsize=(max(6.5, 4.2 * len(benchmarks)) + 2, 4.4),
+    fig, axes = plt.subplots(1, max(len(benchmarks), 1), figsize=(4.2 * max(len(benchmarks), 1) + 3.5, 4.4),
                              layout="constrained", squeeze=False)
     for ax, benchmark in zip(axes[0], benchmarks or [None]):
         human, notes = None, []
@@ -875,7 +875,7 @@ def plot_accuracy_delta(tables, path, title, models=None):
                 labels.append(l)
     if handles:
         fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="model", title_fontsize=9)
-    fig.suptitle(f"{title}: accuracy on whole vs disrupted images, model vs human")
+    fig.suptitle(f"{title}: accuracy on whole vs disrupted images, model vs human", x=0.01, ha="left")
     _save(fig, path)
 
 
