@@ -271,7 +271,7 @@ def fold_source(wildcards):
 
 
 def condition_table_files(datasets, tables, dataset, kind):
-    """What a per-condition figure (rule conditions_plot) reads besides score JSONs: for each (model, benchmark) of
+    """What a per-condition figure (the conditions_plot job) reads besides score JSONs: for each (model, benchmark) of
     brainpipe.pipeline.report.condition_table_pairs, the model's task output (``kind`` 'task') or the benchmark's
     prepared human data ('human'): the files its fold job compared."""
     from types import SimpleNamespace
