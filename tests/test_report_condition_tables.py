@@ -143,8 +143,8 @@ def test_which_benchmarks_get_a_table_and_one_figure_per_parent():
     tables = report.condition_tables_of(loaded)
     assert tables == {*ids[:3], *BAKER}
     datasets = report.condition_datasets(loaded)
-    assert datasets == {"Scialom2024": ids[:3], "Scialom2024_phosphenes-all": [ec],  # error consistency: per data set
-                        "Scialom2024_rgb-engineering": [ids[4]], "Baker2022": BAKER}
+    # error consistency: one figure per data set; the engineering accuracy (no human data, no table): none
+    assert datasets == {"Scialom2024": ids[:3], "Scialom2024_phosphenes-all": [ec], "Baker2022": BAKER}
     assert report.condition_table_pairs(datasets, tables, ["a", "b"], "Baker2022") == [
         (m, b) for m in ("a", "b") for b in BAKER]
     assert report.condition_inputs(datasets, ["a", "b"], "Baker2022") == [
@@ -152,8 +152,8 @@ def test_which_benchmarks_get_a_table_and_one_figure_per_parent():
     assert report.condition_table_pairs(datasets, tables, ["a"], "Scialom2024_phosphenes-all") == []
     config = {"models": ["pixels"], "benchmarks": ids, "model_zoo": {"pixels": {"architecture": "pixels",
                                                                                  "layers": {}}}}
-    assert report.targets(config, loaded)[-4:] == [report.condition_plot(d) for d in (
-        "Scialom2024", "Scialom2024_phosphenes-all", "Scialom2024_rgb-engineering", "Baker2022")]
+    assert report.targets(config, loaded)[-3:] == [report.condition_plot(d) for d in (
+        "Scialom2024", "Scialom2024_phosphenes-all", "Baker2022")]
     assert json.dumps(sorted(tables))  # plain data: a Snakemake parse-time global
 
 

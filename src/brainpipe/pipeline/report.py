@@ -190,7 +190,10 @@ def condition_datasets(loaded):
     datasets = {}
     for benchmark in loaded:
         if benchmark.kind == "behaviour" and benchmark.behaviour.metric in PER_CONDITION_METRICS:
-            datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
+            # a top-1 benchmark without human data (its target the stimulus set: ImageNet, Hendrycks2019,
+            # Scialom2024's engineering accuracies) has no per-condition table, so no figure (it was an empty one)
+            if benchmark.family.source != "stimuli":
+                datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
         elif benchmark.kind == "behaviour" and benchmark.behaviour.metric in THRESHOLD_METRICS:
             datasets.setdefault(benchmark.parent, []).append(benchmark.identifier)
         elif table_benchmark(benchmark):
