@@ -218,12 +218,20 @@ def scored(tmp_path_factory):
             config = write_config(folder, ids, dict(base_url=server.url,
                                                     checksums_override=str(write_checksums(folder, sums))),
                                   weights_file=weights)
-            run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids], torch_home=folder / "torch_home")
+            # Baker2022: + the report's whole-vs-disrupted figure (one plot job on the same files: tests below)
+            figures = [BAKER_FIGURE] if family == "Baker2022" else []
+            run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids] + figures,
+                            torch_home=folder / "torch_home")
         assert run.returncode == 0, run.stderr[-5000:]
         runs[family] = {i: json.loads((work / "results" / "alexnet" / f"{i}.json").read_text()) for i in ids}
+        run_family.work[family] = work
         return runs[family]
 
+    run_family.work = {}  # family -> its work folder
     return run_family
+
+
+BAKER_FIGURE = "results/plots/conditions_Baker2022.png"
 
 
 @pytest.mark.slow
@@ -243,6 +251,42 @@ def test_equals_brainscore(scored, identifier):
     benchmark = benchmarks.parse(identifier)
     assert (ours["parent"], ours["version"], ours["metric"], ours["task"]) == \
         (benchmark.parent, 1, benchmark.behaviour.metric, benchmark.behaviour.task)
+
+
+@pytest.mark.slow
+def test_whole_vs_disrupted_figure(scored):
+    """The report's Baker2022 figure, and the table behind it: per image type the subjects' mean accuracy equal to
+    plain pandas on the fixture's trials, and each drop (whole minus disrupted) equal to the model delta in the score
+    JSON (Brain-Score's ``get_model_delta``: the numbers the score compared)."""
+    from test_report import is_png
+    from brainpipe.pipeline import report
+
+    scores, work = scored("Baker2022"), scored.work["Baker2022"]
+    assert is_png(work / BAKER_FIGURE)
+    ids = sorted(i for i in scores if i.startswith("Baker2022"))
+    tables = report.read_condition_tables(
+        [scores[i] for i in ids],
+        [next((work / "results" / "behaviour" / "alexnet").rglob(f"Baker2022_{d}_distortion*.nc"))
+         for d in ("normal", "normal", "inverted")],
+        [work / "results" / "assemblies" / f"Baker2022_{d}_distortion" / "behaviour.nc"
+         for d in ("normal", "normal", "inverted")])
+    assert ids == ["Baker2022fragmented-accuracy_delta", "Baker2022frankenstein-accuracy_delta",
+                   "Baker2022inverted-accuracy_delta"]
+    for identifier, table in zip(ids, tables):
+        dataset = "inverted" if "inverted" in identifier else "normal"
+        assembly, stimuli, _ = ff.baker2022(dataset)  # the fixture's own trials, independent of the workflow
+        trials = pd.DataFrame({"subject": assembly["subject"].values, "stimulus_id": assembly["stimulus_id"].values,
+                               "correct": assembly.values})
+        trials = trials.merge(stimuli[["stimulus_id", "image_type"]], on="stimulus_id")
+        whole, disrupted = table["rows"]
+        assert (whole["condition"], disrupted["condition"]) == (
+            "whole", "fragmented" if "fragmented" in identifier else "frankenstein")
+        for row in table["rows"]:
+            per_subject = trials[trials["image_type"] == row["image_type"]].groupby("subject")["correct"].mean()
+            assert row["human_accuracy"] == pytest.approx(per_subject.mean(), abs=1e-12)
+            assert row["human_accuracy_std"] == pytest.approx(per_subject.std(ddof=0), abs=1e-12)
+        drop = whole["model_accuracy"] - disrupted["model_accuracy"]
+        assert drop == pytest.approx(scores[identifier]["details"]["model_delta"], abs=1e-12)
 
 
 def test_fixture_scores_are_not_degenerate():

@@ -132,9 +132,14 @@ def scored(tmp_path_factory):
         config = write_config(folder, ids, dict(base_url=server.url,
                                                 checksums_override=str(write_checksums(folder, sums))),
                               weights_file=weights)
-        run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids], torch_home=folder / "torch_home")
+        # + the report's accuracy-per-level figure (one plot job on the same files: tests below)
+        run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids] + [FIGURE],
+                        torch_home=folder / "torch_home")
     assert run.returncode == 0, run.stderr[-5000:]
     return {i: json.loads((work / "results" / "alexnet" / f"{i}.json").read_text()) for i in ids}, work
+
+
+FIGURE = "results/plots/conditions_Scialom2024.png"
 
 
 def fixture_identifiers():
@@ -197,3 +202,42 @@ def test_error_consistency_pairs_numeric_trial_ids_with_text_model_ids():
     text = human.assign_coords(stimulus_id=("presentation", human["stimulus_id"].values.astype(str).astype(object)))
     assert metrics.error_consistency(model, human).score == pytest.approx(metrics.error_consistency(model, text).score)
     assert np.isfinite(metrics.error_consistency(model, human).score)
+
+
+@pytest.mark.slow
+def test_accuracy_per_level_figure(scored):
+    """The report's figure of the accuracy-distance benchmarks (rgb, phosphenes-12, phosphenes-all), and the table
+    behind it equal to plain pandas on the fixture's files: the subjects' and the model's share of right labels."""
+    import numpy as np
+    import pandas as pd
+
+    import behaviour_fixtures_families as ff
+    from test_report import is_png
+    from brainpipe.io import read_netcdf
+    from brainpipe.pipeline import report
+
+    scores, work = scored
+    assert is_png(work / FIGURE)
+    ids = [i for i in fixture_identifiers() if i.endswith("BehavioralAccuracyDistance")]
+    tables = report.read_condition_tables(
+        [scores[i] for i in ids],
+        [next((work / "results" / "behaviour" / "alexnet").rglob(f"{i.split('Behavioral')[0]}.nc")) for i in ids],
+        [work / "results" / "assemblies" / i.split("Behavioral")[0] / "behaviour.nc" for i in ids])
+    for identifier, table in zip(ids, tables):
+        dataset = identifier.split("Behavioral")[0].removeprefix("Scialom2024_")
+        assembly, stimuli, _ = ff.scialom2024(dataset)  # the fixture's own trials, independent of the workflow
+        trials = pd.DataFrame({c: assembly[c].values for c in ("subject", "condition", "stimulus_id", "truth")})
+        trials["right"] = assembly.values == trials["truth"].to_numpy()
+        model = read_netcdf(next((work / "results" / "behaviour" / "alexnet").rglob(f"Scialom2024_{dataset}.nc")))
+        labels = dict(zip(model["stimulus_id"].values.astype(str), np.ravel(model.values)))
+        truth = dict(zip(stimuli["stimulus_id"].astype(str), stimuli["truth"]))
+        assert [r["condition"] for r in table["rows"]] == sorted(set(trials["condition"]))
+        for row in table["rows"]:
+            cell = trials[trials["condition"] == row["condition"]]
+            per_subject = cell.groupby("subject")["right"].mean()
+            assert row["human_accuracy"] == pytest.approx(per_subject.mean(), abs=1e-12)
+            assert row["human_accuracy_std"] == pytest.approx(per_subject.std(ddof=0), abs=1e-12)
+            shown = sorted(set(cell["stimulus_id"].astype(str)))
+            assert row["model_accuracy"] == pytest.approx(np.mean([labels[i] == truth[i] for i in shown]), abs=1e-12)
+    series = [report.level_series(t, r) for t in tables for r in t["rows"]]
+    assert series == [("phosphenes", "12"), ("phosphenes-all", None), ("rgb", None)]

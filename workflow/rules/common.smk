@@ -270,6 +270,20 @@ def fold_source(wildcards):
     return benchmark_layer_file(wildcards)
 
 
+def condition_table_files(datasets, tables, dataset, kind):
+    """What a per-condition figure (the conditions_plot job) reads besides score JSONs: for each (model, benchmark) of
+    brainpipe.pipeline.report.condition_table_pairs, the model's task output (``kind`` 'task') or the benchmark's
+    prepared human data ('human'): the files its fold job compared."""
+    from types import SimpleNamespace
+
+    from brainpipe.pipeline.report import condition_table_pairs
+
+    pairs = condition_table_pairs(datasets, tables, config["models"], dataset)
+    if kind == "task":
+        return [behaviour_output(model, get_benchmark(benchmark)) for model, benchmark in pairs]
+    return [prepared(SimpleNamespace(benchmark=benchmark), "target") for _, benchmark in pairs]
+
+
 def fold_files(wildcards):
     b = get_benchmark(wildcards.benchmark)
     if b.family.train_dataset:  # one fit on a train data set, scored on the test one (train_test.smk)

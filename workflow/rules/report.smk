@@ -85,14 +85,21 @@ rule folds_plot:
 
 # data set -> its benchmarks in the grid scored per condition (error consistency, accuracy)
 CONDITION_DATASETS = reporting.condition_datasets(get_benchmark(b) for b in config["benchmarks"])
+# benchmarks whose figure computes model and human accuracy per condition from the task output and the human data
+CONDITION_TABLES = reporting.condition_tables_of(get_benchmark(b) for b in config["benchmarks"])
 # every file of the report (rule plots, and rule all in the Snakefile)
 REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["benchmarks"]])
 
 
 rule conditions_plot:
-    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/pipeline/report.py)."""
+    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/pipeline/report.py).
+    Accuracy-distance and accuracy-delta benchmarks (Scialom2024, Baker2022): one figure per parent, model and human
+    accuracy per condition computed here from each task output and human data (inputs ``task``, ``human``; empty for
+    the other figures, whose inputs are the score JSONs alone)."""
     input:
-        lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset),
+        scores=lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset),
+        task=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "task"),
+        human=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "human"),
     output:
         report("results/plots/conditions_{dataset}.png", caption="../report/conditions.rst",
                category="Per-condition behaviour", labels={"data set": "{dataset}"}),

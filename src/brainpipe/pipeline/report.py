@@ -39,6 +39,10 @@ PROPERTIES_METRICS = ("ks_similarity",)
 PER_CONDITION_METRICS = ("error_consistency", "accuracy")
 #: metrics whose score JSON carries per-condition model and human thresholds (brainpipe.behaviour.threshold_stages)
 THRESHOLD_METRICS = ("threshold", "threshold_elevation")
+#: behavioural metrics whose figure reads model and human accuracy per condition from the model's task output and the
+#: human data (brainpipe.behaviour.condition_tables.TABLE_METRICS, computed by the figure's rule: their score JSONs
+#: carry no such table, and adding one would change the scoring stages' code fingerprints): one figure per parent
+TABLE_METRICS = ("accuracy_distance", "accuracy_delta")
 
 
 def parents_of(headlines, benchmarks):
@@ -180,14 +184,42 @@ def swept_models(config):
 def condition_datasets(loaded):
     """data set -> its benchmarks scored per condition (``PER_CONDITION_METRICS``), from loaded Benchmark objects
     (the workflow's ``get_benchmark``): one per-condition figure per data set. Threshold benchmarks
-    (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (:func:`plot_thresholds`)."""
+    (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (:func:`plot_thresholds`), and so do the
+    benchmarks of :func:`table_benchmark` (Scialom2024's accuracy per degradation level, Baker2022's whole vs
+    disrupted accuracy: :func:`plot_accuracy_levels`, :func:`plot_accuracy_delta`)."""
     datasets = {}
     for benchmark in loaded:
         if benchmark.kind == "behaviour" and benchmark.behaviour.metric in PER_CONDITION_METRICS:
-            datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
+            # a top-1 benchmark without human data (its target the stimulus set: ImageNet, Hendrycks2019,
+            # Scialom2024's engineering accuracies) has no per-condition table, so no figure (it was an empty one)
+            if benchmark.family.source != "stimuli":
+                datasets.setdefault(benchmark.family.dataset, []).append(benchmark.identifier)
         elif benchmark.kind == "behaviour" and benchmark.behaviour.metric in THRESHOLD_METRICS:
             datasets.setdefault(benchmark.parent, []).append(benchmark.identifier)
+        elif table_benchmark(benchmark):
+            datasets.setdefault(benchmark.parent, []).append(benchmark.identifier)
     return datasets
+
+
+def table_benchmark(benchmark) -> bool:
+    """Whether a benchmark's figure computes a per-condition table (brainpipe.behaviour.condition_tables) from its
+    task output and human data: a labelling benchmark of ``TABLE_METRICS`` whose human trials all carry an answer
+    (not Kato2026's, with ``invalid_responses``; not a probabilities task, Lonnqvist2024)."""
+    if benchmark.kind != "behaviour" or benchmark.behaviour.metric not in TABLE_METRICS:
+        return False
+    options = dict(benchmark.behaviour.options or ())
+    return benchmark.behaviour.task == "label" and not options.get("invalid_responses")
+
+
+def condition_tables_of(loaded):
+    """The identifiers of :func:`table_benchmark` among loaded Benchmark objects."""
+    return {benchmark.identifier for benchmark in loaded if table_benchmark(benchmark)}
+
+
+def condition_table_pairs(datasets, tables, models, dataset):
+    """(model, benchmark) of each per-condition table a figure computes, in the order of
+    :func:`condition_inputs` (``tables``: :func:`condition_tables_of`); empty for a figure of score JSONs only."""
+    return [(model, benchmark) for model in models for benchmark in datasets.get(dataset, ()) if benchmark in tables]
 
 
 def condition_plot(dataset):
@@ -675,6 +707,187 @@ def plot_conditions(headlines, path, dataset, models=None):
                    loc="outside right upper", title="model", title_fontsize=9)
     fig.suptitle(f"{dataset}: per condition")
     _save(fig, path)
+
+
+def read_condition_tables(headlines, model_paths, human_paths, config=None):
+    """The per-condition tables of a figure's :func:`table_benchmark` benchmarks (brainpipe.behaviour.condition_tables),
+    each with its ``model``: ``headlines`` are the score JSONs in :func:`condition_table_pairs` order, each paired
+    with its model's task output and its human data (the files its fold job compared)."""
+    from brainpipe.behaviour.condition_tables import condition_table
+    from brainpipe.io import read_netcdf
+
+    if not len(headlines) == len(model_paths) == len(human_paths):
+        raise ValueError(f"{len(headlines)} scores, {len(model_paths)} task outputs and {len(human_paths)} human data "
+                         "files: expected one of each per (model, benchmark)")
+    tables = []
+    for headline, model_path, human_path in zip(headlines, model_paths, human_paths):
+        benchmark = bench.load(headline["benchmark"], config or {})
+        model = read_netcdf(model_path, required_coords=("stimulus_id",))
+        human = read_netcdf(human_path, required_coords=("stimulus_id",))
+        human.attrs["source"] = str(human_path)
+        tables.append({**condition_table(benchmark, model, human), "model": headline["model"],
+                       "score": headline.get("score")})
+    return tables
+
+
+def level_series(table, row):
+    """(series, level) of one row of an accuracy-distance table: a data set named ``<series>-<level>`` whose
+    condition is that level (Scialom2024_phosphenes-12: condition '12') is a point of the graded series
+    'phosphenes'; any other data set is a reference point of its own (level None: Scialom2024_rgb, a composite,
+    BMD2024's experiments). Series are named without the parent's prefix."""
+    dataset, condition, parent = str(table["dataset"]), str(row["condition"]), str(table.get("parent") or "")
+    graded = dataset.endswith(f"-{condition}")
+    series = dataset[:-len(condition) - 1] if graded else dataset
+    for prefix in (f"{parent}_", f"{parent}."):
+        if parent and series.startswith(prefix):
+            series = series[len(prefix):]
+    return series, (condition if graded else None)
+
+
+def _level_order(levels):
+    try:
+        return sorted(levels, key=lambda level: (float(level), level))
+    except ValueError:
+        return sorted(levels)
+
+
+def plot_accuracy_levels(tables, path, title, models=None):
+    """Accuracy per degradation level (the accuracy-distance benchmarks' tables, e.g. Scialom2024): one panel per
+    graded series (:func:`level_series`: phosphenes, segments), its levels along x (12 … 100 % of the elements) and
+    the reference data sets (rgb, contours, composites) at the right; one line per model (its share of correct
+    labels), the subjects' mean accuracy dashed with its spread over subjects (± std) as a band / error bar."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(t["model"] for t in tables))
+    points = {}  # (model, series, level) -> row
+    graded, references = {}, []
+    for table in tables:
+        for row in table.get("rows") or []:
+            series, level = level_series(table, row)
+            if level is None:
+                if series not in references:
+                    references.append(series)
+            else:
+                graded.setdefault(series, set()).add(level)
+            points[(table["model"], series, level)] = row
+    panels = list(graded) or [None]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels) + 3.5, 4.4), layout="constrained",
+                             squeeze=False)
+    for ax, series in zip(axes[0], panels):
+        levels = _level_order(graded.get(series, ()))
+        x_of = {level: i for i, level in enumerate(levels)}
+        x_ref = {name: len(levels) + 0.5 + i for i, name in enumerate(references)}
+        for i, model in enumerate(models):
+            color = f"C{i % 10}"
+            rows = [(x_of[level], points[(model, series, level)]) for level in levels
+                    if (model, series, level) in points]
+            if rows:
+                ax.plot([x for x, _ in rows], [r["model_accuracy"] for _, r in rows], marker="o", markersize=5,
+                        linewidth=1.6, color=color, label=model)
+            refs = [(x_ref[name], points[(model, name, None)]) for name in references if (model, name, None) in points]
+            if refs:
+                ax.plot([x for x, _ in refs], [r["model_accuracy"] for _, r in refs], marker="D", markersize=6,
+                        linestyle="none", color=color, label=None if rows else model)
+        # the subjects' accuracy does not depend on the model: the first model's table that has the point
+        def human_row(series_, level):
+            row = next((points[(m, series_, level)] for m in models if (m, series_, level) in points), None)
+            return row if row is not None and row.get("human_accuracy") is not None else None
+        humans = [(x_of[level], human_row(series, level)) for level in levels if human_row(series, level)]
+        if humans:
+            x = [x for x, _ in humans]
+            y = np.array([r["human_accuracy"] for _, r in humans])
+            std = np.array([r.get("human_accuracy_std") or 0 for _, r in humans])
+            ax.errorbar(x, y, yerr=std, color="#444", linestyle="--", marker="s", markersize=5, capsize=3,
+                        label="humans (mean over subjects)")
+        refs = [(x_ref[name], human_row(name, None)) for name in references if human_row(name, None)]
+        if refs:
+            ax.errorbar([x for x, _ in refs], [r["human_accuracy"] for _, r in refs],
+                        yerr=[r.get("human_accuracy_std") or 0 for _, r in refs], color="#444", marker="s",
+                        markersize=5, linestyle="none", capsize=3,
+                        label=None if humans else "humans (mean over subjects)")
+        if not ax.lines and not ax.collections:
+            ax.text(0.5, 0.5, "no per-condition results", ha="center", va="center", transform=ax.transAxes,
+                    color="#777")
+        if references and levels:
+            ax.axvline(len(levels) - 0.25, color="#bbb", linewidth=0.8)
+        ax.set_xticks(list(range(len(levels))) + list(x_ref.values()))
+        ax.set_xticklabels(list(levels) + list(references), rotation=30 if references else 0)
+        ax.set_xlabel("level (e.g. % of elements shown)" if levels else "data set")
+        ax.set_ylabel("accuracy")
+        ax.set_ylim(0, 1.02)
+        ax.grid(axis="y", alpha=0.35)
+        ax.set_title(series if series is not None else "per data set", fontsize=10)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for ax in axes[0][1:]:
+        handles += [h for h, l in zip(*ax.get_legend_handles_labels()) if l not in labels]
+        labels += [l for l in ax.get_legend_handles_labels()[1] if l not in labels]
+    if handles:
+        fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="model", title_fontsize=9)
+    fig.suptitle(f"{title}: accuracy per level, model vs human", x=0.01, ha="left")
+    _save(fig, path)
+
+
+def plot_accuracy_delta(tables, path, title, models=None):
+    """Accuracy on whole vs configurally disrupted silhouettes (the accuracy-delta benchmarks' tables, Baker &
+    Elder 2022): one panel per benchmark (frankenstein, fragmented, inverted), the image types along x, one line per
+    model (its accuracy as the metric defines it: mean over categories) and the subjects' mean (dashed, ± std over
+    subjects); the legend of each panel gives each drop (whole minus disrupted) and each model's score."""
+    plt = _pyplot()
+    models = list(models) if models is not None else list(dict.fromkeys(t["model"] for t in tables))
+    benchmarks = list(dict.fromkeys(t["benchmark"] for t in tables))
+    of = {(t["model"], t["benchmark"]): t for t in tables}
+    fig, axes = plt.subplots(1, max(len(benchmarks), 1), figsize=(4.2 * max(len(benchmarks), 1) + 3.5, 4.4),
+                             layout="constrained", squeeze=False)
+    for ax, benchmark in zip(axes[0], benchmarks or [None]):
+        human, notes = None, []
+        for i, model in enumerate(models):
+            table = of.get((model, benchmark))
+            rows = (table or {}).get("rows") or []
+            if not rows:
+                continue
+            accuracy = [r["model_accuracy"] for r in rows]
+            ax.plot(range(len(rows)), accuracy, marker="o", markersize=6, linewidth=1.6, color=f"C{i % 10}",
+                    label=model)
+            score = table.get("score")
+            notes.append(f"{model}: drop {accuracy[0] - accuracy[-1]:.2f}"
+                         + (f", score {score:.2f}" if score is not None else ""))
+            human = human or rows
+        if human and all(r.get("human_accuracy") is not None for r in human):
+            y = [r["human_accuracy"] for r in human]
+            ax.errorbar(range(len(human)), y, yerr=[r.get("human_accuracy_std") or 0 for r in human], color="#444",
+                        linestyle="--", marker="s", markersize=5, capsize=3, label="humans (mean over subjects)")
+            notes.insert(0, f"humans: drop {y[0] - y[-1]:.2f}")
+        if not human:
+            ax.text(0.5, 0.5, "no per-condition results", ha="center", va="center", transform=ax.transAxes,
+                    color="#777")
+        else:
+            ax.set_xticks(range(len(human)))
+            ax.set_xticklabels([r["condition"] for r in human])
+            ax.text(0.02, 0.02, "\n".join(notes), ha="left", va="bottom", transform=ax.transAxes, fontsize=8)
+        orientation = next((t.get("orientation") for t in tables if t["benchmark"] == benchmark), None)
+        ax.set_xlim(-0.4, max(len(human or ()), 2) - 0.6)
+        ax.set_xlabel("image type" + (f" ({orientation})" if orientation else ""))
+        ax.set_ylabel("accuracy")
+        ax.set_ylim(0, 1.02)
+        ax.grid(axis="y", alpha=0.35)
+        ax.set_title(benchmark or "no benchmark", fontsize=10)
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    if handles:
+        fig.legend(handles, labels, fontsize=9, loc="outside right upper", title="model", title_fontsize=9)
+    fig.suptitle(f"{title}: accuracy on whole vs disrupted images, model vs human", x=0.01, ha="left")
+    _save(fig, path)
+
+
+def plot_condition_tables(tables, path, title, models=None):
+    """The figure of a group of :func:`table_benchmark` benchmarks: :func:`plot_accuracy_delta` for accuracy-delta
+    tables, else :func:`plot_accuracy_levels`."""
+    if tables and all(t.get("metric") == "accuracy_delta" for t in tables):
+        return plot_accuracy_delta(tables, path, title, models)
+    return plot_accuracy_levels(tables, path, title, models)
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------
