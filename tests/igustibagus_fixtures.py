@@ -14,7 +14,7 @@ stimulus_id. The assembly: presentation × neuroid × time_bin, seven Sanghavi-s
 pads Pico's fewer trials with NaN).
 
 Unverified / scaled down: the number of images (60 per Silhouette style instead of 120, 30–40 per other domain),
-repetitions (6 instead of 63), neuroids (16 instead of 181), image content and size (96×96 coloured shapes whose
+repetitions (6 instead of 63), neuroids (16 instead of 181), image content and size (64×64 coloured shapes whose
 colour and shape depend on the object label), the float64 dtype and the other neuroid columns (arr, elec).
 Half of the neuroids are noisy, so that the 0.7 consistency threshold drops some.
 """
@@ -42,7 +42,7 @@ PICO_REPETITIONS = 4  # Pico's trials beyond these are NaN
 NAMES = ("assy_Igustibagus2024.nc", "stimulus_Igustibagus2024.csv", "stimulus_Igustibagus2024.zip")
 
 
-def _image(rng, label_index: int, style: str | None, source: str, size: int = 96):
+def _image(rng, label_index: int, style: str | None, source: str, size: int = 64):
     yy, xx = np.mgrid[0:size, 0:size] / size - 0.5
     hue = np.array([np.cos(label_index), np.sin(label_index * 1.7), np.cos(label_index * 2.3)]) * 0.4 + 0.5
     centre = rng.uniform(-0.15, 0.15, 2)

@@ -28,14 +28,26 @@ point ``data.local_files`` at the files.
 """
 
 from .base import Family
+from .custom import CustomBenchmark
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/igustibagus2024/domain_transfer_neural.py",
+           "brain-score/vision brainscore_vision/benchmarks/igustibagus2024/domain_transfer_analysis.py",
            "brain-score/vision brainscore_vision/benchmarks/igustibagus2024/__init__.py",
            "brain-score/vision brainscore_vision/data/igustibagus2024/__init__.py")
 
 #: Brain-Score's ridge benchmark's BIBTEX: an empty string (three newlines) in domain_transfer_neural.py
 BIBTEX = ""
+#: The readout benchmark's BIBTEX (domain_transfer_analysis.py)
+BIBTEX_READOUT = """@inproceedings{bagus2022primate,
+  title={Primate inferotemporal cortex neurons generalize better to novel image distributions than analogous deep neural networks units},
+  author={Bagus, Ayu Marliawaty I Gusti and Marques, Tiago and Sanghavi, Sachi and DiCarlo, James J and Schrimpf, Martin},
+  booktitle={SVRHM 2022 Workshop@ NeurIPS},
+  year={2022}
+}"""
+#: Brain-Score draws the readout's splits unseeded (numpy's global generator); brainpipe seeds them with this
+READOUT_SEED = 0
+READOUT_SPLITS = 1000
 
 VISUAL_DEGREES = 8
 NUMBER_OF_TRIALS = 63
@@ -53,14 +65,56 @@ STIMULUS_SETS = {
                                        "9aa13d94da49fb7535ef14115633fc58a4810a61"),
 }
 
+
+
+class DomainTransferReadout(CustomBenchmark):
+    """``Igustibagus2024.IT_readout-accuracy``: no recordings; the model's IT layer read out for object category,
+    trained on photographs and tested on each other domain (brainpipe.neural.category_transfer). Score = the
+    mean 2AFC accuracy over domains, unceiled (Brain-Score's ceiling is Score(1))."""
+
+    family = "Igustibagus2024readout"
+    data = "Igustibagus2024readout"
+    regions = ("IT",)
+    metric = "accuracy"
+    version = 1
+    parent = "engineering"
+    bibtex = BIBTEX_READOUT
+    normalisation = "none"
+
+    def ceiling(self, trials):
+        return {"ceiling": 1.0, "error": 0.0}
+
+    def compare(self, activations, target):
+        from brainpipe.neural.category_transfer import transfer_accuracy
+
+        layer = activations.transpose("presentation", ...)
+        features = layer.values.reshape(layer.sizes["presentation"], -1)
+        domains, accuracies = transfer_accuracy(
+            features, target["object_label"].values, target["stimulus_source"].values,
+            target["object_style"].values, target["background_id"].values, n_splits=READOUT_SPLITS,
+            random_state=READOUT_SEED)
+        per_domain = accuracies.mean(axis=0)
+        return {"raw": float(per_domain.mean()), "error": float(per_domain.std()),
+                **{f"domain_{name}": float(value) for name, value in zip(domains, per_domain)}}
+
+
 FAMILIES = [
     Family(name="Igustibagus2024", dataset="Igustibagus2024", stimulus_set="Igustibagus2024", regions=("IT",),
            visual_degrees=VISUAL_DEGREES, stratification="object_label", time_window=(70, 170), exact_time_bin=True,
            number_of_trials=NUMBER_OF_TRIALS, region_in_identifier=False, allowed_metrics=("ridge",),
            consistency_threshold=CONSISTENCY_THRESHOLD,
            presentation_filter=(("stimulus_source", INCLUDE_SOURCES), ("object_style", INCLUDE_OBJECTS)),
-           train_exclusion="background_id", version=2, parent="IT", bibtex=BIBTEX, sources=SOURCES,
+           train_exclusion="background_id", coords=(("time_bin_end", "time_bin_stop"),), version=2, parent="IT",
+           bibtex=BIBTEX, sources=SOURCES,
            notes="domain-transfer images (photographs, drawings, paintings, silhouettes, ...), time bin 70–170 ms; "
                  "neuroids with split-half consistency > 0.7; ridge, train stimuli sharing a background with the "
                  "test stimuli dropped; not public (Brain-Score): use data.local_files"),
+    Family(name="Igustibagus2024readout", dataset="Igustibagus2024readout", stimulus_set="Igustibagus2024",
+           regions=("IT",), visual_degrees=VISUAL_DEGREES, stratification=None, time_window=(70, 170),
+           number_of_trials=1, source="stimuli", ceiling="custom", plugin=DomainTransferReadout(),
+           identifiers=(("Igustibagus2024.IT_readout-accuracy", "IT", "accuracy"),), parent="engineering",
+           version=1, bibtex=BIBTEX_READOUT, sources=SOURCES,
+           notes="no recordings: the model's IT layer read out for object category, trained on photographs, 2AFC "
+                 f"accuracy on other image domains; {READOUT_SPLITS} splits seeded with {READOUT_SEED} "
+                 "(Brain-Score: unseeded); score = raw"),
 ]
