@@ -139,7 +139,9 @@ def test_prepare_selected_keeps_consistent_neuroids_and_scored_stimuli(store):
     assert styles == {"cartoon", "line_drawing", "mosaic", "painting", "sketch", "original", "convex_hull",
                       "outline", "silhouette"}  # skeleton, COCO/TDW (no style) and GeirhosOOD left out
     assert target.sizes["presentation"] == 40 + 4 * 30 + 4 * 60
-    assert list(target["stimulus_id"].values) == sorted(target["stimulus_id"].values)
+    # Brain-Score's groupby order: by the file's first presentation coordinate (the fixture's is filepath)
+    assert list(target["filepath"].values) == sorted(target["filepath"].values)
+    assert list(target["stimulus_id"].values) != sorted(target["stimulus_id"].values)
     assert 0 < target.sizes["neuroid"] < 16 and target.sizes["neuroid"] == trials.sizes["neuroid"]
     assert set(trials["stimulus_id"].values) == set(target["stimulus_id"].values)
     with pytest.raises(ValueError, match="split-half consistency above 0.999"):
