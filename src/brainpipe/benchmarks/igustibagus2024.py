@@ -1,6 +1,7 @@
 """Igustibagus2024 (domain transfer): macaque IT multi-unit responses (two monkeys, Oleo and Pico) to objects of ten
 categories drawn in many styles — photographs on natural backgrounds (hvm-like "original"), cartoons, line drawings,
-mosaics, paintings, sketches, silhouettes, outlines, convex hulls — scored with ridge regression.
+mosaics, paintings, sketches, silhouettes, outlines, convex hulls — scored with ridge regression; and, without
+recordings, how well a category read-out of the model's IT layer transfers from photographs to those domains.
 
 ``Igustibagus2024-ridge`` as brain-score/vision brainscore_vision/benchmarks/igustibagus2024/domain_transfer_neural.py
 (``Igustibagus2024_ridge`` and ``load_domain_transfer``) computes it:
@@ -16,11 +17,23 @@ mosaics, paintings, sketches, silhouettes, outlines, convex hulls — scored wit
 * ceiling ``internal_consistency`` of the selected trials; score raw² / ceiling (NeuralBenchmark's
   ``explained_variance``); version 2, parent IT, 63 trials, 8°, and Brain-Score's (empty) BIBTEX.
 
-Brain-Score's ``_preprocess_indices`` reads each split position's ``background_id`` in the *model's* assembly
+Three positional quirks of Brain-Score's code are reproduced, so that the numbers agree (brainpipe.data.selection,
+brainpipe.neural.metrics): its neuroid mask is computed in neuroid_id order (its correlation sorts the neuroids) but
+applied by position to the file's neuroid order; its averaged stimuli are in its groupby's order (sorted by the
+file's first presentation coordinate, not by stimulus_id), on which its splits are drawn; and ``_preprocess_indices`` reads each split position's ``background_id`` in the *model's* assembly
 (stimulus-set order) while the positions index the recordings' stimuli (sorted by stimulus_id): the background ids
 it compares are not those of the split's stimuli. brainpipe reads them as it does (brainpipe.neural.metrics
 ``fold_indices`` with the activations' order), so the numbers agree; a split whose train and test parts share no
 non-zero background id fails in Brain-Score (it indexes with a tuple) and here.
+
+``Igustibagus2024.IT_readout-accuracy`` as brain-score/vision brainscore_vision/benchmarks/igustibagus2024/
+domain_transfer_analysis.py (``OOD_AnalysisBenchmark``) computes it: no recordings; the model's IT layer (70–170 ms)
+on every image of the stimulus set at 8°, read out for object label by StandardScaler + RidgeClassifierCV trained on
+photographs and tested, 2AFC, on 13 domains, 1000 splits (brainpipe.neural.category_transfer); score = the mean over
+domains, unceiled (ceiling Score(1)), version 1, parent engineering. Brain-Score draws the splits without a seed
+(numpy's global generator: its score changes from run to run); brainpipe draws them from
+``RandomState(READOUT_SEED)`` (0), which gives Brain-Score's splits when numpy's global generator is seeded with 0
+just before its first draw (tests/reference/make_igustibagus2024_reference.py does so).
 
 Data: brain-score/vision brainscore_vision/data/igustibagus2024/__init__.py (assembly and stimulus set
 ``Igustibagus2024``, sha1s). Brain-Score marks the data as not publicly available (metadata.yaml): with access,
