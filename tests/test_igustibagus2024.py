@@ -23,6 +23,12 @@ from brainpipe.benchmarks import default_catalog
 REFERENCE_FILE = Path(__file__).parent / "data" / "igustibagus2024_reference.json"
 REFERENCE = json.loads(REFERENCE_FILE.read_text()) if REFERENCE_FILE.exists() else {"benchmarks": {}}
 IDENTIFIERS = sorted(REFERENCE["benchmarks"])
+#: |Δ| allowed against Brain-Score. The readout's 2AFC accuracy counts strict comparisons between decision values
+#: (3.5 million on the fixture): alexnet's float32 activations differ between brainpipe's and Brain-Score's
+#: extraction at the last bits (batching, threads), which flips a handful of near-equal comparisons (measured
+#: |Δ| 9e-6). On the same activations brainpipe's readout is Brain-Score's procedure exactly, with scikit-learn
+#: 1.9 as with Brain-Score's 1.5 (test_transfer_accuracy_is_brainscores_procedure).
+TOLERANCE = {"Igustibagus2024-ridge": 1e-5, "Igustibagus2024.IT_readout-accuracy": 1e-4}
 
 
 @pytest.fixture(scope="module")
@@ -178,11 +184,13 @@ def test_workflow_matches_brainscore(store, tmp_path):
     for identifier in IDENTIFIERS:
         ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
         theirs = REFERENCE["benchmarks"][identifier]
+        assert ours["n_folds"] == (10 if identifier.endswith("-ridge") else 1)
         delta = 0.0
         for key in ("raw", "ceiling", "score"):
             if theirs[key] is None:
                 continue
-            assert ours[key] == pytest.approx(theirs[key], abs=1e-5), (identifier, key, ours[key], theirs[key])
+            assert ours[key] == pytest.approx(theirs[key], abs=TOLERANCE[identifier]), (identifier, key, ours[key],
+                                                                                          theirs[key])
             delta = max(delta, abs(ours[key] - theirs[key]))
         print(f"\n{identifier}: max |Δ| {delta:.1e}, fixture {size:.1f} MiB")
 
