@@ -37,6 +37,12 @@ def store(tmp_path_factory):
     return root, fixtures.write_store(root)
 
 
+@pytest.mark.skipif(not IDENTIFIERS, reason="no reference numbers")
+def test_fixture_files_are_the_ones_the_reference_ran_on(store):
+    root, sums = store
+    brainio_fixtures.assert_files_are_the_reference_ones(root, sums, REFERENCE["fixture_sha1"])
+
+
 def test_ridge_declaration_follows_brainscore():
     registry = benchmarks.builtin()
     b = registry.benchmark("Igustibagus2024-ridge")
@@ -166,7 +172,7 @@ def test_workflow_matches_brainscore(store, tmp_path):
     from test_real_data_workflow import snakemake, write_checksums, write_config
 
     root, sums = store
-    assert sums == REFERENCE["fixture_sha1"]
+    brainio_fixtures.assert_files_are_the_reference_ones(root, sums, REFERENCE["fixture_sha1"])
     weights = tmp_path / "alexnet-seed0.pth"
     torch.manual_seed(0)
     state = import_torchvision().models.alexnet(weights=None).state_dict()
