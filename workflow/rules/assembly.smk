@@ -71,3 +71,32 @@ rule stimulus_columns:
         "logs/stimulus_columns/{dataset}.log",
     script:
         "../scripts/stimulus_columns.py"
+
+
+rule prepare_selected_assembly:
+    """Families whose recordings are prepared with a selection (Family.consistency_threshold; Igustibagus2024):
+    the time bin, the neuroids whose split-half consistency exceeds the threshold, then the scored stimuli."""
+    input:
+        "resources/assemblies/{dataset}.nc",
+    output:
+        target="results/assemblies/{dataset}/{region}-selected/target.nc",
+        repetitions="results/assemblies/{dataset}/{region}-selected/repetitions.nc",
+    params:
+        code=library_code("data/selection", "data/assembly", "neural/neuroid_consistency", "neural/ceiling",
+                          "neural/stats"),
+        time_window=lambda wildcards: list(family_of_dataset(wildcards.dataset).time_window),
+        exact_time_bin=lambda wildcards: family_of_dataset(wildcards.dataset).exact_time_bin,
+        threshold=lambda wildcards: family_of_dataset(wildcards.dataset).consistency_threshold,
+        include=lambda wildcards: [[c, list(v)] for c, v in family_of_dataset(wildcards.dataset).presentation_filter],
+        n_splits=10,
+        random_state=1,
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/prepare_selected_assembly/{dataset}/{region}.tsv"
+    log:
+        "logs/prepare_selected_assembly/{dataset}/{region}.log",
+    script:
+        "../scripts/prepare_selected_assembly.py"

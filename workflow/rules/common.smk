@@ -77,6 +77,8 @@ def get_model(name):
 def timing(benchmark):
     if benchmark.family.time_points:  # time points scored as neuroids (train_test.smk: prepare_time_points)
         return "points"
+    if benchmark.family.consistency_threshold is not None:  # neuroids and stimuli selected (prepare_selected_assembly)
+        return "selected"
     return "temporal" if benchmark.kind == "temporal" else "static"
 
 

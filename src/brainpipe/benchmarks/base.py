@@ -214,6 +214,15 @@ class Family:
     # family's identifiers (MajajHong2015public.V4-reverse_pls is Brain-Score's muzellec2026 plugin, on
     # MajajHong2015's data but not one of brainpipe's MajajHong2015public benchmarks)
     identifiers: tuple = ()
+    # Recordings prepared with a selection (brainpipe.data.selection; Igustibagus2024): the neuroids whose mean
+    # split-half consistency over all trials exceeds ``consistency_threshold``, then only the presentations whose
+    # coordinates lie in ``presentation_filter`` ((coordinate, (values, ...)), ...). None / () (every other
+    # family): the ordinary preparation
+    consistency_threshold: float | None = None
+    presentation_filter: tuple = ()
+    # Cross-validation drops the train stimuli sharing a non-zero value of this presentation coordinate with the
+    # test stimuli (Brain-Score's igustibagus2024 ``_preprocess_indices`` on ``background_id``)
+    train_exclusion: str | None = None
 
     @property
     def is_behavioural(self):

@@ -17,7 +17,7 @@ import numpy as np
 # never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
 from .gram_fit import GRAM_REGRESSIONS
 from .metric_names import REGRESSION_METRICS, SPLIT_METRICS
-from .splits import cv_splits
+from .splits import cv_splits, exclude_shared_train
 from .stats import pearson_columns
 
 if TYPE_CHECKING:  # xarray is imported where an array is built: a fold job fitted from a Gram never needs it
@@ -55,8 +55,11 @@ def align(source: xr.DataArray, target: xr.DataArray, source_name="activations",
     return source.isel(presentation=positions(source, target, source_name, target_name))
 
 
-def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int):
-    """(train, test) indices into the target's presentations for ``fold``; train is None for test-only splits."""
+def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int, source_rows=None):
+    """(train, test) indices into the target's presentations for ``fold``; train is None for test-only splits.
+
+    ``source_rows``: each target stimulus's row in the model's activations (their stimulus-set order), needed by a
+    family that drops train stimuli sharing a key with the test stimuli (``Family.train_exclusion``)."""
     n = target.sizes["presentation"]
     if not 0 <= fold < benchmark.n_folds:
         raise ValueError(f"{benchmark.identifier}: fold {fold} out of range 0..{benchmark.n_folds - 1}")
@@ -84,6 +87,17 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int):
     train, test = cv_splits(n, labels, benchmark.n_folds, train_size=settings.get("train_size", 0.9),
                             random_state=random_state, benchmark=benchmark.identifier,
                             stratified_by=stratification)[fold]
+    exclusion = getattr(benchmark.family, "train_exclusion", None)
+    if exclusion:
+        if exclusion not in target.coords:
+            raise ValueError(f"{benchmark.identifier}: target has no presentation coordinate {exclusion!r}")
+        if source_rows is None:
+            raise ValueError(f"{benchmark.identifier}: excluding shared {exclusion} needs the activations' order")
+        # Brain-Score (igustibagus2024 _preprocess_indices) reads the key at the split's positions (the target's
+        # stimulus_id order) in the *model's* assembly, whose stimuli are in stimulus-set order: the keys of the
+        # target's stimuli taken in the activations' order, as it does
+        keys = target[exclusion].values[np.argsort(np.asarray(source_rows), kind="stable")]
+        train = exclude_shared_train(train, test, keys, benchmark=benchmark.identifier, coordinate=exclusion)
     return train, test
 
 
@@ -165,7 +179,7 @@ def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataA
     from .gram_fit import fit_predict_gram
 
     index = positions(gram, target, "Gram matrix")  # the target's stimuli among the Gram's rows
-    train, test = fold_indices(benchmark, target, fold)
+    train, test = fold_indices(benchmark, target, fold, source_rows=index)
     name, params = _regression_params(benchmark)
     Y = target.values
     # The fit indexes the Gram's own rows (index[train], index[test]) and the targets are placed on those rows:
@@ -191,8 +205,9 @@ def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArra
     """Score one fold. Returns a dict with the fold's values (per neuroid, or one similarity)."""
     if benchmark.kind == "reverse":
         return run_reverse_fold(benchmark, source, target, fold, device)
-    source = align(source, target)
-    train, test = fold_indices(benchmark, target, fold)
+    rows = positions(source, target)
+    source = source.isel(presentation=rows)
+    train, test = fold_indices(benchmark, target, fold, source_rows=rows)
     X = source.values
     Y = target.values
     result = {"fold": fold, "n_test": int(len(test)), "n_train": 0 if train is None else int(len(train)),

@@ -154,3 +154,27 @@ def _advice(benchmark, test_only):
     if test_only:
         return "Use more stimuli"
     return f"Change benchmark_settings.{benchmark or '<benchmark>'}.train_size (or use more stimuli)"
+
+
+def exclude_shared_train(train, test, keys, *, benchmark=None, coordinate="key"):
+    """The train indices without those whose key (e.g. a background id) also occurs in the test part, key 0
+    excepted (0: no shared key; brain-score/vision brainscore_vision/benchmarks/igustibagus2024/
+    domain_transfer_neural.py ``_preprocess_indices``). ``keys``: one per index position, read as Brain-Score
+    reads them (see :func:`brainpipe.neural.metrics.fold_indices`).
+
+    Brain-Score fails when the two parts share no non-zero key (it then indexes the train indices with a tuple)
+    and asserts that afterwards the parts share exactly key 0 (each part holding a key-0 stimulus): both raise
+    here, naming the benchmark.
+    """
+    keys = np.asarray(keys)
+    train = np.asarray(train)
+    where = f"{benchmark}: " if benchmark else ""
+    shared = (set(keys[train].tolist()) & set(keys[test].tolist())) - {0}
+    if not shared:
+        raise ValueError(f"{where}the train and test stimuli of a split share no non-zero {coordinate}; Brain-Score "
+                         f"fails on such a split (it indexes the train indices with a tuple)")
+    kept = train[~np.isin(keys[train], list(shared))]
+    if set(keys[kept].tolist()) & set(keys[test].tolist()) != {0}:
+        raise ValueError(f"{where}after removing the train stimuli sharing a {coordinate} with the test stimuli, "
+                         f"the two parts must share exactly {coordinate} 0 (Brain-Score asserts it)")
+    return kept
