@@ -214,6 +214,11 @@ class Family:
     # family's identifiers (MajajHong2015public.V4-reverse_pls is Brain-Score's muzellec2026 plugin, on
     # MajajHong2015's data but not one of brainpipe's MajajHong2015public benchmarks)
     identifiers: tuple = ()
+    # A benchmark averaged over separately recorded sessions, each with its own images and neurons (Brain-Score's
+    # Cowley2026 ``_CombinedNeuralBenchmark``): the identifiers of the session benchmarks (each an ordinary
+    # benchmark of a family of its own), scored separately and averaged per layer (score, raw and ceiling the
+    # sessions' means; workflow/rules/sessions.smk). The family's own data set is the first session's.
+    sessions: tuple = ()
 
     @property
     def is_behavioural(self):
