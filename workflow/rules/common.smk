@@ -62,9 +62,13 @@ def get_benchmark(identifier):
         settings = (config.get("benchmark_settings") or {}).get(identifier)
         family = identifier.split("-", 1)[0].split(".", 1)[0]
         split = ((config.get("data") or {}).get("splits") or {}).get(family)
-        return REGISTRY.benchmark(identifier, settings, split)
+        benchmark = REGISTRY.benchmark(identifier, settings, split)
     except ValueError as error:
         raise WorkflowError(f"benchmark {identifier}: {error}") from None
+    if settings and benchmark.family.sessions:  # (Family.sessions) its jobs are its sessions': so are its settings
+        raise WorkflowError(f"config benchmark_settings.{identifier}: {identifier} averages its sessions' scores; "
+                            f"give the settings to each session instead: {', '.join(benchmark.family.sessions)}")
+    return benchmark
 
 
 def get_model(name):
