@@ -74,7 +74,7 @@ print(json.dumps({k: result[k] for k in ('score', 'raw', 'ceiling', 'sessions')}
 def main():
     import cowley2026_fixtures
     import neural_family_fixtures
-    from make_neural_families_reference import seeded_alexnet_weights
+    from brainscore_runs import seeded_alexnet_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)
