@@ -58,6 +58,7 @@ include: "workflow/rules/ceiling.smk"
 include: "workflow/rules/gram.smk"
 include: "workflow/rules/fit_fold.smk"
 include: "workflow/rules/score.smk"
+include: "workflow/rules/sessions.smk"  # benchmarks averaged over sessions (Cowley2026)
 include: "workflow/rules/common_properties.smk"
 include: "workflow/rules/properties.smk"
 include: "workflow/rules/common_threshold.smk"  # threshold benchmarks (Malania2007)

@@ -62,9 +62,13 @@ def get_benchmark(identifier):
         settings = (config.get("benchmark_settings") or {}).get(identifier)
         family = identifier.split("-", 1)[0].split(".", 1)[0]
         split = ((config.get("data") or {}).get("splits") or {}).get(family)
-        return REGISTRY.benchmark(identifier, settings, split)
+        benchmark = REGISTRY.benchmark(identifier, settings, split)
     except ValueError as error:
         raise WorkflowError(f"benchmark {identifier}: {error}") from None
+    if settings and benchmark.family.sessions:  # (Family.sessions) its jobs are its sessions': so are its settings
+        raise WorkflowError(f"config benchmark_settings.{identifier}: {identifier} averages its sessions' scores; "
+                            f"give the settings to each session instead: {', '.join(benchmark.family.sessions)}")
+    return benchmark
 
 
 def get_model(name):
@@ -317,6 +321,7 @@ def grid_layer_files():
                 keys.append(fitting_key(m, b))
             if b.family.train_dataset:  # a train/test family's train stimuli
                 keys.append(stimuli_key(m, b, b.family.train_stimulus_set))
+            keys += [stimuli_key(m, get_benchmark(s)) for s in b.family.sessions]  # each session's (Cowley2026)
             for key in keys:
                 if (m, key) not in folders:
                     layers = model_layers(m, key.split("--target")[0])
@@ -410,8 +415,8 @@ def mb(paths, factor=1.0, floor=1000):
 
 def prepare_window(wildcards):
     """Time window (and bin width for temporal benchmarks) of the family whose data set this is."""
-    families = [f for f in REGISTRY.families.values()
-                if wildcards.dataset in (f.dataset, f.private_dataset, f.train_dataset)]
+    families = [f for f in REGISTRY.families.values()  # (a family averaging sessions borrows a session's data set)
+                if wildcards.dataset in (f.dataset, f.private_dataset, f.train_dataset) and not f.sessions]
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {wildcards.dataset!r}")
     family = families[0]
@@ -442,8 +447,9 @@ def ceiling_method(benchmark):
 
 
 def family_of_dataset(dataset):
-    families = [f for f in REGISTRY.families.values() if dataset in (f.dataset, f.private_dataset, f.train_dataset)
-                or dataset in dict(f.splits).values()]  # a train or test file of a joined data set (Allen2022)
+    families = [f for f in REGISTRY.families.values() if (dataset in (f.dataset, f.private_dataset, f.train_dataset)
+                or dataset in dict(f.splits).values()) and not f.sessions]  # a train or test file of a joined data
+    # set (Allen2022); not a family averaging sessions (Family.sessions), which borrows its first session's
     if not families:
         raise WorkflowError(f"no benchmark family uses data set {dataset!r}")
     return families[0]
@@ -466,6 +472,8 @@ def data_files(benchmark):
         return {remote.name: remote.sha1 for remote in remotes}
     if family.source != "brainio":
         return {}
+    if family.sessions:  # averaged over sessions (Family.sessions): every session's files
+        return {name: sha1 for s in family.sessions for name, sha1 in data_files(get_benchmark(s)).items()}
     if family.splits:  # joined train/test files: each part's recordings and stimuli
         remotes = []
         for _, dataset in family.splits:
@@ -539,6 +547,13 @@ _THRESHOLD_IDS = sorted((b.identifier for family in REGISTRY.families.values() f
 if _THRESHOLD_IDS:
     NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, _THRESHOLD_IDS))})(?:/|\\.json))"
                                 + NOT_PROPERTIES_BENCHMARK)
+# Benchmarks averaged over sessions (Family.sessions: Cowley2026.V4-pls) have their own ceiling and layer-score rules
+# (workflow/rules/sessions.smk): excluded here as the threshold benchmarks are
+SESSIONS_IDS = sorted((i for family in REGISTRY.families.values() if family.sessions
+                       for i in bench.registry.family_identifiers(family)), key=len, reverse=True)
+if SESSIONS_IDS:
+    NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, SESSIONS_IDS))})(?:/|\\.json))"
+                                + NOT_PROPERTIES_BENCHMARK)
 # ... or one of Brain-Score's identifiers kept verbatim (Scialom2024_rgbEngineeringAccuracy has no '-<metric>')
 NOT_PROPERTIES_BENCHMARK = "(?:" + "|".join([NOT_PROPERTIES_BENCHMARK] + [
     _re.escape(i) for i in sorted(bench.base.verbatim_identifiers(REGISTRY.families), key=len, reverse=True)
@@ -578,3 +593,13 @@ def joined_stimuli_parts(wildcards):
     """{split: fetched stimulus folder} of a joined stimulus set: each part's recordings' stimuli."""
     family = joined_family(stimulus_set=wildcards.stimulus_set)
     return {split: f"resources/stimuli/{CATALOG.assembly(dataset).stimulus_set}" for split, dataset in family.splits}
+
+
+# ---- benchmarks averaged over sessions (Family.sessions; workflow/rules/sessions.smk)
+
+SESSIONS_BENCHMARK = "|".join(map(_re.escape, SESSIONS_IDS)) or "(?!)"
+
+
+def sessions_of(identifier):
+    """The session benchmarks a combined benchmark averages, in the family's order."""
+    return list(get_benchmark(identifier).family.sessions)

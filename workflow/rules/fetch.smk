@@ -29,7 +29,10 @@ except ValueError as error:
 # of the partial target `fetch`). The benchmark families name their data by catalog key; a family whose data set
 # or stimulus set the catalog does not know stops the workflow here, before any download.
 GRID_DATA = set()
-for _family in {get_benchmark(identifier).family for identifier in config["benchmarks"]}:
+_GRID_FAMILIES = {get_benchmark(identifier).family for identifier in config["benchmarks"]}
+# a benchmark averaged over sessions (Family.sessions) reads its sessions' data
+_GRID_FAMILIES |= {get_benchmark(s).family for _family in list(_GRID_FAMILIES) for s in _family.sessions}
+for _family in _GRID_FAMILIES:
     if _family.source == "stimuli":  # a target built from the stimulus set (Hermann2020): no recordings
         GRID_DATA |= {f"resources/stimuli/{s}" for s in _family.stimulus_sets}
         continue

@@ -223,6 +223,11 @@ class Family:
     # Cross-validation drops the train stimuli sharing a non-zero value of this presentation coordinate with the
     # test stimuli (Brain-Score's igustibagus2024 ``_preprocess_indices`` on ``background_id``)
     train_exclusion: str | None = None
+    # A benchmark averaged over separately recorded sessions, each with its own images and neurons (Brain-Score's
+    # Cowley2026 ``_CombinedNeuralBenchmark``): the identifiers of the session benchmarks (each an ordinary
+    # benchmark of a family of its own), scored separately and averaged per layer (score, raw and ceiling the
+    # sessions' means; workflow/rules/sessions.smk). The family's own data set is the first session's.
+    sessions: tuple = ()
 
     @property
     def is_behavioural(self):

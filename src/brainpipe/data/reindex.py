@@ -185,8 +185,21 @@ def coggan2024_fmri(assembly: xr.DataArray) -> xr.DataArray:
                                                                     zip(regions, subjects, columns)]))})
 
 
+def alternate_repetition_halves(assembly: xr.DataArray) -> xr.DataArray:
+    """Every trial's ``repetition`` relabelled to its parity (``repetition % 2``: 0, 1), so that a split-half
+    ceiling over the repetition values puts the even trials of every stimulus in one half and the odd in the
+    other, whatever the number of trials per stimulus (brain-score/vision brainscore_vision/benchmarks/cowley2026/
+    benchmark.py ``alternate_repetition_halves``: "so the split-half ceiling balances per image"). The
+    repetition-averaged responses are unchanged (every trial of a stimulus is averaged, whatever its label)."""
+    if "repetition" not in assembly.coords or assembly["repetition"].dims != ("presentation",):
+        raise ValueError(f"no presentation coordinate 'repetition' to split into halves; the file has "
+                         f"{sorted(map(str, assembly.coords))}")
+    half = (np.asarray(assembly["repetition"].values) % 2).astype(int)
+    return assembly.assign_coords(repetition=("presentation", half))
+
+
 REINDEX = {"bracci2019": bracci2019, "zerbe2026": zerbe2026, "zerbe2026_persubject": zerbe2026_persubject,
-           "coggan2024_fmri": coggan2024_fmri}
+           "coggan2024_fmri": coggan2024_fmri, "alternate_repetition_halves": alternate_repetition_halves}
 #: The reindex functions that combine the data set's further files (AssemblyEntry.parts) with the first
 COMBINE = {"zerbe2026", "zerbe2026_persubject"}
 
