@@ -46,6 +46,11 @@ LAPLACE = ((0., -1., 0.), (-1., 4., -1.), (0., -1., 0.))
 GRID_COORDS = ("channel", "channel_x", "channel_y")
 
 
+def fold_random_state(fold: int) -> np.random.RandomState:
+    """The generator of cross-validation fold ``fold``'s fit: ``RandomState(fold)`` (see the module's docstring)."""
+    return np.random.RandomState(int(fold))
+
+
 def to_grid(values: np.ndarray, channel, channel_x, channel_y) -> np.ndarray:
     """(stimulus, neuroid) activations as a (stimulus, x, y, channel) array, as Brain-Score's ``reindex`` makes it:
     the neuroids, in their order, reshaped to (number of channels, of channel_x values, of channel_y values) and

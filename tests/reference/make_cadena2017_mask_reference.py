@@ -1,0 +1,90 @@
+#!/usr/bin/env python
+"""Brain-Score 2.4.2's own ``Cadena2017-mask`` run on tests/neural_family_fixtures.py's Cadena2017 files and a
+seeded alexnet: the fixture tests/data/cadena2017_mask_reference.json of tests/test_cadena2017_mask.py.
+
+Brain-Score's mask regression is a TensorFlow graph (brain-score/vision brainscore_vision/metrics/mask_regression/
+metric.py), so the reference venv here is a copy of the brainscore-vision 2.4.2 one with tensorflow-cpu added
+(numpy kept at the 1.x brainscore-core requires). Run with brainpipe's venv:
+
+    .venv/bin/python tests/reference/make_cadena2017_mask_reference.py \\
+        --brainscore-python /work/bsref-tf/.venv/bin/python --runner PATH/TO/brainscore_reference.py
+
+Everything is as tests/reference/make_neural_families_reference.py runs it (its fixture files, seeded alexnet
+weights, op-schema guard), plus one seeding step: Brain-Score's MaskRegression draws its initial weights and its
+minibatch shuffles from numpy's global generator and never seeds it, so its score differs from run to run. The
+wrapper seeds that generator with the fold's index before each of the benchmark's four fits (``np.random.seed(k)``
+for the k-th fit, the cross-validation's k-th split), as brainpipe seeds each fold's fit
+(brainpipe.neural.mask_regression.fold_random_state). Nothing else of Brain-Score is changed.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1].parent
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "reference"))
+OUT = REPO / "tests" / "data" / "cadena2017_mask_reference.json"
+IDENTIFIER = "Cadena2017-mask"
+
+# Seed numpy's global generator before each MaskRegression.fit (the k-th fit with k), then hand over to the
+# neural families' wrapper (torchvision op-schema guard, then the runner).
+SEEDING = """
+import numpy as np
+from brainscore_vision.metrics.mask_regression import metric as _mask_metric
+_fit = _mask_metric.MaskRegression.fit
+_fits = []
+def _seeded_fit(self, X, Y):
+    np.random.seed(len(_fits))
+    _fits.append(X.shape)
+    return _fit(self, X, Y)
+_mask_metric.MaskRegression.fit = _seeded_fit
+"""
+
+
+def main():
+    import neural_family_fixtures
+    from make_neural_families_reference import WRAPPER, seeded_alexnet_weights
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--brainscore-python", required=True)
+    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        sums = neural_family_fixtures.cadena2017_store(scratch / "store")
+        weights = seeded_alexnet_weights(scratch / "torch")
+        out = scratch / f"{IDENTIFIER}.json"
+        env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1",
+                   TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
+                   MT_HOME=str(scratch / "mt"), TF_CPP_MIN_LOG_LEVEL="2")
+        run = subprocess.run([args.brainscore_python, "-c", SEEDING + WRAPPER, str(args.runner.resolve()),
+                              "--fixtures", str(scratch / "store"), "--benchmark", IDENTIFIER,
+                              "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"{IDENTIFIER}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
+        result = json.loads(out.read_text())
+        summary = {
+            "what": "Brain-Score 2.4.2's Cadena2017-mask on tests/neural_family_fixtures.py's Cadena2017 files "
+                    "(seed 0) with alexnet, torch.manual_seed(0) weights, numpy's global generator seeded with k "
+                    "before the k-th mask fit; see tests/reference/make_cadena2017_mask_reference.py",
+            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_cadena2017_mask_reference.py "
+                       "--brainscore-python /work/bsref-tf/.venv/bin/python "
+                       "--runner PATH/TO/brainscore_reference.py",
+            "fixture_sha1": sums,
+            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
+            "versions": result["versions"],
+            "benchmarks": {IDENTIFIER: {**{key: result[key] for key in ("score", "raw", "ceiling", "error")},
+                                        "files": sorted({f["file"] for f in result["files"]})}},
+        }
+    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary["benchmarks"], indent=1))
+
+
+if __name__ == "__main__":
+    main()
