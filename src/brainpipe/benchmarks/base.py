@@ -151,8 +151,9 @@ class Family:
     # by the inter-subject consistency (RSACeiling)
     subject_coord: str | None = None
     # Presentations with a NaN are dropped (Brain-Score's Cadena2017 ``dropna('presentation')``): from the target
-    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads
-    drop_nan_presentations: bool = False
+    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads;
+    # "target": from the target only (Brain-Score's Cadena2017-mask ceils on every trial)
+    drop_nan_presentations: bool | str = False
     # Brain-Score names the family's one region in none of its identifiers ('Cadena2017-pls'): '<Family>-<metric>'
     region_in_identifier: bool = True
     # A function of brainpipe.data.reindex applied to the file on load, for files without the coordinates brainpipe
