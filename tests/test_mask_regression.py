@@ -68,14 +68,18 @@ def test_adam_step_is_tensorflows_update():
 
 
 def test_to_grid_is_brainscores_reindex():
-    """Brain-Score: reshape the neuroids to (channel, x, y) by the number of distinct values, then (0, 2, 3, 1)."""
-    values = np.arange(2 * 12, dtype=float).reshape(2, 12)  # 3 channels × 2 × 2, C order
-    channel, y, x = np.unravel_index(np.arange(12), (3, 2, 2))
+    """Brain-Score: reshape the neuroids to (channel, height, width) (its channel_x counts height), then move the
+    channel last; brainpipe's coordinates name height channel_y. A non-square map, and a wrong order refused."""
+    values = np.arange(2 * 18, dtype=float).reshape(2, 18)  # 3 channels × 2 rows × 3 columns, C order
+    channel, y, x = np.unravel_index(np.arange(18), (3, 2, 3))
     grid = mr.to_grid(values, channel, x, y)
-    assert grid.shape == (2, 2, 2, 3)
-    assert grid[1, 0, 1, 2] == values[1, 2 * 4 + 0 * 2 + 1]
+    assert grid.shape == (2, 2, 3, 3)
+    assert grid[1, 1, 2, 0] == values[1, 0 * 6 + 1 * 3 + 2]
+    np.testing.assert_array_equal(grid, values.reshape(2, 3, 2, 3).transpose(0, 2, 3, 1))
     with pytest.raises(ValueError, match="full"):
-        mr.to_grid(values[:, :11], channel[:11], x[:11], y[:11])
+        mr.to_grid(values[:, :17], channel[:17], x[:17], y[:17])
+    with pytest.raises(ValueError, match="C order"):
+        mr.to_grid(values, channel[::-1], x[::-1], y[::-1])
 
 
 def test_initial_draws_follow_brainscores_order():
@@ -100,3 +104,24 @@ def test_fit_recovers_a_planted_readout_and_is_seeded():
     assert np.corrcoef(first[:, 0], Y[100:, 0])[0, 1] > 0.9
     with pytest.raises(ValueError, match="NaN"):
         mr.MaskRegression(np.random.RandomState(0)).fit(np.full_like(X, np.nan), Y)
+
+
+def test_fit_matches_brainscores_tensorflow_fit():
+    """Brain-Score's own MaskRegression (TensorFlow) on a small problem (a full and a partial minibatch, a non-square
+    map, 40 epochs through the learning-rate decay), numpy's generator seeded alike: the same test predictions up to
+    float32 round-off (summation orders differ between TensorFlow's kernels and torch's)."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "reference"))
+    from make_cadena2017_mask_reference import unit_problem
+
+    reference = json.loads((Path(__file__).parent / "data" / "cadena2017_mask_reference.json").read_text())
+    X, Y, X_test, shape, seed = unit_problem()
+    channel, y, x = np.unravel_index(np.arange(X.shape[1]), shape)  # brainpipe's names: y the height index
+    regression = mr.MaskRegression(np.random.RandomState(seed)).fit(mr.to_grid(X, channel, x, y), Y)
+    assert regression.epochs_run == mr.MAX_EPOCHS
+    expected = np.array(reference["unit_prediction"])
+    np.testing.assert_allclose(regression.predict(mr.to_grid(X_test, channel, x, y)), expected, rtol=0,
+                               atol=1e-4 * np.abs(expected).max())

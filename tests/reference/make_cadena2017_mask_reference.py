@@ -15,6 +15,10 @@ minibatch shuffles from numpy's global generator and never seeds it, so its scor
 wrapper seeds that generator with the fold's index before each of the benchmark's four fits (``np.random.seed(k)``
 for the k-th fit, the cross-validation's k-th split), as brainpipe seeds each fold's fit
 (brainpipe.neural.mask_regression.fold_random_state). Nothing else of Brain-Score is changed.
+
+It also stores Brain-Score's MaskRegression alone on a small synthetic problem (:func:`unit_problem`: 60 training
+stimuli, so a full and a partial minibatch, a non-square 4 × 5 map of 3 channels, 3 neuroids, numpy's global
+generator seeded with 7): its test predictions, for tests/test_mask_regression.py's fast fidelity test.
 """
 
 import argparse
@@ -44,6 +48,46 @@ def _seeded_fit(self, X, Y):
     return _fit(self, X, Y)
 _mask_metric.MaskRegression.fit = _seeded_fit
 """
+
+
+# Brain-Score's MaskRegression on unit_problem()'s arrays, with the unit coordinates its extractor writes
+# (model_helpers/activations/core.py: channel, then channel_x = the height index, channel_y = the width index).
+UNIT = """
+import sys, numpy as np, xarray as xr
+from brainscore_vision.metrics.mask_regression.metric import MaskRegression
+d = np.load(sys.argv[1])
+C, H, W = (int(v) for v in d["shape"])
+channel, height, width = np.unravel_index(np.arange(C * H * W), (C, H, W))
+grid = lambda v: xr.DataArray(v, dims=("presentation", "neuroid"), coords={
+    "channel": ("neuroid", channel), "channel_x": ("neuroid", height), "channel_y": ("neuroid", width)})
+np.random.seed(int(d["seed"]))
+regression = MaskRegression()
+regression.fit(grid(d["X"]), d["Y"])
+np.save(sys.argv[2], regression.predict(grid(d["X_test"])))
+"""
+
+
+def unit_problem():
+    """(X, Y, X_test, (channels, height, width), seed): float32 activations in C order, a planted readout plus noise."""
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    shape = (3, 4, 5)
+    X = rng.normal(size=(80, int(np.prod(shape)))).astype(np.float32)
+    Y = X @ rng.normal(size=(X.shape[1], 3)) * 0.3 + rng.normal(size=(80, 3))
+    return X[:60], Y[:60], X[60:], shape, 7
+
+
+def unit_reference(python, scratch: Path):
+    import numpy as np
+
+    X, Y, X_test, shape, seed = unit_problem()
+    np.savez(scratch / "unit.npz", X=X, Y=Y, X_test=X_test, shape=shape, seed=seed)
+    run = subprocess.run([python, "-c", UNIT, str(scratch / "unit.npz"), str(scratch / "unit_prediction.npy")],
+                         env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"), capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"MaskRegression alone failed:\n{run.stderr[-5000:]}")
+    return np.load(scratch / "unit_prediction.npy").tolist()
 
 
 def main():
@@ -79,6 +123,7 @@ def main():
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result["versions"],
+            "unit_prediction": unit_reference(args.brainscore_python, scratch),
             "benchmarks": {IDENTIFIER: {**{key: result[key] for key in ("score", "raw", "ceiling", "error")},
                                         "files": sorted({f["file"] for f in result["files"]})}},
         }

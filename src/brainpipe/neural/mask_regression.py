@@ -52,16 +52,23 @@ def fold_random_state(fold: int) -> np.random.RandomState:
 
 
 def to_grid(values: np.ndarray, channel, channel_x, channel_y) -> np.ndarray:
-    """(stimulus, neuroid) activations as a (stimulus, x, y, channel) array, as Brain-Score's ``reindex`` makes it:
-    the neuroids, in their order, reshaped to (number of channels, of channel_x values, of channel_y values) and
-    then transposed. The neuroids must be the layer's full grid in C order (channel, then y, then x, as
-    brainpipe.models.activations writes them); for a square map that is the (channel, x, y) order it assumes."""
-    shape = [len(np.unique(c)) for c in (channel, channel_x, channel_y)]
+    """(stimulus, neuroid) activations of a conv layer as the (stimulus, height, width, channel) array Brain-Score's
+    ``reindex`` builds. brainpipe.models.activations flattens (channel, height, width) in C order and names the
+    height index ``channel_y`` and the width index ``channel_x``; Brain-Score's extractor (model_helpers/activations/
+    core.py) flattens the same order but names height ``channel_x``, and its ``reindex`` reshapes by the number of
+    distinct values in its (channel, channel_x, channel_y) order, so both give the same array, for non-square maps
+    too. The neuroids must be the layer's full grid in that order (checked)."""
+    channel, rows, cols = (np.asarray(c) for c in (channel, channel_y, channel_x))
+    shape = tuple(len(np.unique(c)) for c in (channel, rows, cols))
     values = np.asarray(values)
-    if values.ndim != 2 or int(np.prod(shape)) != values.shape[1]:
-        raise ValueError(f"mask regression needs a layer's full (channel, x, y) grid of units: {values.shape[-1]} "
-                         f"units are not {shape[0]} channels × {shape[1]} × {shape[2]} positions")
-    return np.transpose(values.reshape([values.shape[0]] + shape), (0, 2, 3, 1))
+    expected = np.unravel_index(np.arange(int(np.prod(shape))), shape)
+    if (values.ndim != 2 or int(np.prod(shape)) != values.shape[1]
+            or any(not np.array_equal(np.unique(c, return_inverse=True)[1].ravel(), e)
+                   for c, e in zip((channel, rows, cols), expected))):
+        raise ValueError(f"mask regression needs a layer's full (channel, y, x) grid of units in C order: "
+                         f"{values.shape[-1]} units are not {shape[0]} channels × {shape[1]} × {shape[2]} positions "
+                         f"in that order")
+    return np.transpose(values.reshape((values.shape[0],) + shape), (0, 2, 3, 1))
 
 
 def laplace_norms(masks: torch.Tensor) -> torch.Tensor:
