@@ -10,6 +10,15 @@ import torch
 from brainpipe.neural import mask_regression as mr
 
 
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny tensors: one torch thread (as a fold job runs) is faster than two that wait for each other."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 def test_constants_are_brainscores():
     """brain-score/vision metrics/mask_regression/metric.py MaskRegression.__init__ defaults, TF1 Adam defaults."""
     assert (mr.INIT_LR, mr.MAX_EPOCHS, mr.TOL, mr.BATCH_SIZE, mr.LS, mr.LD, mr.DECAY_RATE) == (
