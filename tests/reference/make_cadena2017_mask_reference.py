@@ -9,8 +9,8 @@ metric.py), so the reference venv here is a copy of the brainscore-vision 2.4.2 
     .venv/bin/python tests/reference/make_cadena2017_mask_reference.py \\
         --brainscore-python /work/bsref-tf/.venv/bin/python --runner PATH/TO/brainscore_reference.py
 
-Everything is as tests/reference/make_neural_families_reference.py runs it (its fixture files, seeded alexnet
-weights, op-schema guard), plus one seeding step: Brain-Score's MaskRegression draws its initial weights and its
+Everything is as tests/reference/brainscore_runs.py runs every reference (fixture files, seeded alexnet weights,
+op-schema guard), plus one seeding step: Brain-Score's MaskRegression draws its initial weights and its
 minibatch shuffles from numpy's global generator and never seeds it, so its score differs from run to run. The
 wrapper seeds that generator with the fold's index before each of the benchmark's four fits (``np.random.seed(k)``
 for the k-th fit, the cross-validation's k-th split), as brainpipe seeds each fold's fit
@@ -35,8 +35,8 @@ sys.path.insert(0, str(REPO / "tests" / "reference"))
 OUT = REPO / "tests" / "data" / "cadena2017_mask_reference.json"
 IDENTIFIER = "Cadena2017-mask"
 
-# Seed numpy's global generator before each MaskRegression.fit (the k-th fit with k), then hand over to the
-# neural families' wrapper (torchvision op-schema guard, then the runner).
+# Seed numpy's global generator before each MaskRegression.fit (the k-th fit with k): the prelude of
+# brainscore_runs.wrapper (run after its torchvision op-schema guard, before the runner).
 SEEDING = """
 import numpy as np
 from brainscore_vision.metrics.mask_regression import metric as _mask_metric
@@ -91,8 +91,8 @@ def unit_reference(python, scratch: Path):
 
 
 def main():
+    import brainscore_runs
     import neural_family_fixtures
-    from make_neural_families_reference import WRAPPER, seeded_alexnet_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)
@@ -102,17 +102,10 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         sums = neural_family_fixtures.cadena2017_store(scratch / "store")
-        weights = seeded_alexnet_weights(scratch / "torch")
-        out = scratch / f"{IDENTIFIER}.json"
-        env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1",
-                   TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                   MT_HOME=str(scratch / "mt"), TF_CPP_MIN_LOG_LEVEL="2")
-        run = subprocess.run([args.brainscore_python, "-c", SEEDING + WRAPPER, str(args.runner.resolve()),
-                              "--fixtures", str(scratch / "store"), "--benchmark", IDENTIFIER,
-                              "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"{IDENTIFIER}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
-        result = json.loads(out.read_text())
+        weights = brainscore_runs.seeded_alexnet_weights(scratch / "torch")
+        result = brainscore_runs.run_benchmark(
+            args.brainscore_python, args.runner, scratch / "store", IDENTIFIER, scratch, prelude=SEEDING,
+            env=brainscore_runs.reference_env(scratch, TF_CPP_MIN_LOG_LEVEL="2"))
         summary = {
             "what": "Brain-Score 2.4.2's Cadena2017-mask on tests/neural_family_fixtures.py's Cadena2017 files "
                     "(seed 0) with alexnet, torch.manual_seed(0) weights, numpy's global generator seeded with k "
@@ -124,8 +117,7 @@ def main():
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result["versions"],
             "unit_prediction": unit_reference(args.brainscore_python, scratch),
-            "benchmarks": {IDENTIFIER: {**{key: result[key] for key in ("score", "raw", "ceiling", "error")},
-                                        "files": sorted({f["file"] for f in result["files"]})}},
+            "benchmarks": {IDENTIFIER: brainscore_runs.entry(result)},
         }
     args.out.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary["benchmarks"], indent=1))
