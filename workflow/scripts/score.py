@@ -17,4 +17,5 @@ with logged(snakemake.log[0], "score"):
         result["best_layer"] = max(per_layer, key=lambda layer: per_layer[layer]["score"])
     result["versions"] = versions()
     write_json(result, snakemake.output[0])
-    print(f"{w.model} × {w.benchmark}: {result['score']:.4f} (layer {p.committed})")
+    score = result["score"]  # null where the ceiling is NaN (Cadena2017-mask, as Brain-Score's)
+    print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})")

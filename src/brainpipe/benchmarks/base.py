@@ -14,17 +14,18 @@ import difflib
 import re
 from dataclasses import dataclass, field, replace
 
-from brainpipe.neural.metric_names import (REGRESSION_METRICS, REPRESENTATIONAL_METRICS, REVERSE_METRICS,
-                                           SPLIT_METRICS, TEMPORAL_METRICS)
+from brainpipe.neural.metric_names import (MASK_METRICS, REGRESSION_METRICS, REPRESENTATIONAL_METRICS,
+                                           REVERSE_METRICS, SPLIT_METRICS, TEMPORAL_METRICS)
 
 #: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
 #: (Ferguson2024tilted_line); the first '-' ends the family. A metric may hold '-' (Brain-Score's
 #: ``Zerbe2026_fmri.V1-tau-ridgecv``: a custom benchmark's metric names split and metric).
 IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+(?:-[a-z_0-9]+)*)$")
-METRICS = REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS + REVERSE_METRICS
+METRICS = (REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS + REVERSE_METRICS
+           + MASK_METRICS)
 #: Metrics a family offers only where its declaration lists them (allowed_metrics): adding one leaves every other
 #: family's identifiers as they were
-OPT_IN_METRICS = REVERSE_METRICS
+OPT_IN_METRICS = REVERSE_METRICS + MASK_METRICS
 
 #: Per-benchmark settings (config ``benchmark_settings``) and their defaults (brain-score/vision
 #: benchmark_helpers/neural_common.py and metrics/regression_correlation/metric.py: 10 splits, train 0.9, seed 1,
@@ -150,8 +151,9 @@ class Family:
     # by the inter-subject consistency (RSACeiling)
     subject_coord: str | None = None
     # Presentations with a NaN are dropped (Brain-Score's Cadena2017 ``dropna('presentation')``): from the target
-    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads
-    drop_nan_presentations: bool = False
+    # after repetition averaging (stimuli not shown to every neuroid), and from the trials the ceiling reads;
+    # "target": from the target only (Brain-Score's Cadena2017-mask ceils on every trial)
+    drop_nan_presentations: bool | str = False
     # Brain-Score names the family's one region in none of its identifiers ('Cadena2017-pls'): '<Family>-<metric>'
     region_in_identifier: bool = True
     # A function of brainpipe.data.reindex applied to the file on load, for files without the coordinates brainpipe
@@ -228,6 +230,9 @@ class Family:
     # benchmark of a family of its own), scored separately and averaged per layer (score, raw and ceiling the
     # sessions' means; workflow/rules/sessions.smk). The family's own data set is the first session's.
     sessions: tuple = ()
+    # ((metric, ((setting, default), ...)), ...): a metric's defaults where Brain-Score's differ from
+    # SETTING_DEFAULTS (Cadena2017-mask: 4 cross-validation splits); the config's benchmark_settings still win
+    metric_settings: tuple = ()
 
     @property
     def is_behavioural(self):
@@ -395,6 +400,9 @@ def resolve_settings(identifier, family, settings=None):
         if behaviour is not None and behaviour.visual_degrees is not None:
             degrees = behaviour.visual_degrees
     resolved = dict(SETTING_DEFAULTS, visual_degrees=degrees)
+    for metric, defaults in family.metric_settings:  # the metric's own defaults (Family.metric_settings)
+        if identifier.endswith(f"-{metric}"):
+            resolved.update(defaults)
     for key, value in settings.items():
         try:
             resolved[key] = SETTING_TYPES[key](value)

@@ -126,7 +126,8 @@ def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None
     ``drop_nan_presentations``: recordings where many stimuli were shown to only some neuroids (Cadena2017): the
     target keeps the stimuli whose repetition mean is finite for every neuroid, the trials copy the trials that
     are finite for every neuroid (brain-score/vision brainscore_vision/benchmarks/cadena2017/benchmark.py
-    ``AssemblyLoader.dropna`` on the averaged assembly, and on the unaveraged one in its ceiling).
+    ``AssemblyLoader.dropna`` on the averaged assembly, and on the unaveraged one in its ceiling); ``"target"``:
+    from the target only, the trials keep every presentation (its mask benchmark's ceiling reads them all).
     """
     if single_response and "repetition" not in assembly.coords:
         assembly = assembly.assign_coords(repetition=("presentation", np.zeros(assembly.sizes["presentation"], int)))
@@ -160,7 +161,8 @@ def prepare(assembly: xr.DataArray, region, time_window=(70, 170), bin_size=None
         target = average_repetitions(repetitions)
     if drop_nan_presentations:
         target = _finite_presentations(target, source, region)
-        repetitions = _finite_presentations(repetitions, source, region)
+        if drop_nan_presentations != "target":  # 'target': the trials keep them (Cadena2017-mask's ceiling)
+            repetitions = _finite_presentations(repetitions, source, region)
     check_finite_target(target, repetitions, region, source, cleaned_copy)
     return target, repetitions
 

@@ -9,3 +9,6 @@ TEMPORAL_METRICS = ("spantime_pls", "spantime_ridge")
 # Reverse predictivity (brain-score/vision metrics/regression_correlation/metric.py ReverseCrossRegressedCorrelation):
 # the recordings predict the model's units. Offered only by families that list it in allowed_metrics.
 REVERSE_METRICS = ("reverse_pls",)
+# Brain-Score's mask regression (metrics/mask_regression: a factorised spatial mask × feature readout fitted by
+# Adam on a conv layer's (channel, x, y) grid; brainpipe.neural.mask_regression). Opt-in like reverse_pls.
+MASK_METRICS = ("mask",)

@@ -16,7 +16,7 @@ import numpy as np
 # Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
 # never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
 from .gram_fit import GRAM_REGRESSIONS
-from .metric_names import REGRESSION_METRICS, SPLIT_METRICS
+from .metric_names import MASK_METRICS, REGRESSION_METRICS, SPLIT_METRICS
 from .splits import cv_splits, exclude_shared_train
 from .stats import pearson_columns
 
@@ -152,7 +152,8 @@ def pls_cap(benchmark: FoldBenchmark, n_train: int, n_features: int):
 
 def uses_gram(benchmark: FoldBenchmark) -> bool:
     """Whether the benchmark's folds are fitted from the layer's Gram matrix rather than its activations."""
-    return benchmark.kind == "regression" and _regression_name(benchmark.metric) in GRAM_REGRESSIONS
+    return (benchmark.kind == "regression" and benchmark.metric not in MASK_METRICS
+            and _regression_name(benchmark.metric) in GRAM_REGRESSIONS)
 
 
 def gram_matrix(source: xr.DataArray, device="cpu") -> xr.DataArray:
@@ -227,12 +228,29 @@ def run_fold(benchmark: FoldBenchmark, source: xr.DataArray, target: xr.DataArra
             return result
         result["value"] = float(similarity(name, X[test], Y[test]))
         return result
+    if benchmark.metric in MASK_METRICS:  # a readout on the layer's (channel, x, y) grid, not a flat regression
+        return _run_mask_fold(source, Y, train, test, target, result, fold)
     from .regression import UndefinedCorrelationError
 
     try:
         return _run_regression_fold(benchmark, X, Y, train, test, target, result, device)
     except UndefinedCorrelationError as error:
         raise _undefined_correlation_message(error, benchmark, target, fold, len(train)) from None
+
+
+def _run_mask_fold(source, Y, train, test, target, result, fold):
+    """One fold of Brain-Score's mask regression (brainpipe.neural.mask_regression), seeded by the fold's index."""
+    from .mask_regression import GRID_COORDS, MaskRegression, fold_random_state, to_grid
+
+    missing = [c for c in GRID_COORDS if c not in source.coords]
+    if missing:
+        raise ValueError(f"mask regression needs the layer's unit coordinates {list(GRID_COORDS)}; missing {missing}")
+    X = to_grid(source.values, *(source[c].values for c in GRID_COORDS))
+    regression = MaskRegression(fold_random_state(fold)).fit(X[train], Y[train])
+    result["values"] = pearson_columns(regression.predict(X[test]), Y[test]).tolist()
+    result["epochs"] = regression.epochs_run
+    result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()
+    return result
 
 
 def _undefined_correlation_message(error, benchmark: FoldBenchmark, target: xr.DataArray, fold: int, n_train: int):

@@ -61,7 +61,8 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
         "raw": float(np.mean(raw)),
         "ceiling": float(np.mean(ceiling_value)),
         "error": _finite(np.mean(error)),
-        "ceiling_error": float(np.mean(ceiling["error"])),
+        # null where the ceiling is NaN (Brain-Score's Cadena2017-mask ceiling: written as null, read back as None)
+        "ceiling_error": float(np.mean(np.asarray(ceiling["error"], dtype=np.float64))),
         "per_fold": per_fold,
         "n_folds": len(folds),
         "formula": formula,
