@@ -77,6 +77,8 @@ def get_model(name):
 def timing(benchmark):
     if benchmark.family.time_points:  # time points scored as neuroids (train_test.smk: prepare_time_points)
         return "points"
+    if benchmark.kind == "temporal" and benchmark.family.time_alignment:  # resampled bins (prepare_aligned_assembly)
+        return "aligned"
     return "temporal" if benchmark.kind == "temporal" else "static"
 
 

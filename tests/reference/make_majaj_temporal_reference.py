@@ -1,0 +1,122 @@
+#!/usr/bin/env python
+"""Brain-Score 2.4.2's own ``MajajHong2015public.{V4,IT}-temporal-pls`` run on tests/majaj_temporal_fixtures.py's
+files and a seeded alexnet: the fixture tests/data/majaj_temporal_reference.json of tests/test_majaj_temporal.py.
+
+Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
+brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner (the project tool
+brainscore_reference.py, whose file source serves Brain-Score's requests from a folder):
+
+    BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_majaj_temporal_reference.py \\
+        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py
+
+Brain-Score's benchmark returns a score with a ``time_bin`` dimension (one ceiled score per 10-ms bin; its
+``raw`` and ``ceiling`` attributes too, and the raw score's ``error`` per bin): the runner's one-number summary
+does not fit, so this script calls the runner's file source and then ``load_benchmark(id)(load_model('alexnet'))``
+itself and stores every bin. alexnet is Brain-Score's plugin (region→layer map V4 features.7, IT features.12) with
+``torch.manual_seed(0)`` weights under torchvision's IMAGENET1K_V1 file name in a scratch TORCH_HOME, as
+tests/reference/make_neural_rest_reference.py does; it is static, so Brain-Score's TemporalAligned copies its
+response to every bin.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1].parent
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "reference"))
+OUT = REPO / "tests" / "data" / "majaj_temporal_reference.json"
+BENCHMARKS = ["MajajHong2015public.V4-temporal-pls", "MajajHong2015public.IT-temporal-pls"]
+
+# Run inside the reference venv: make ``import torchvision`` work (make_neural_rest_reference.py), install the
+# runner's file source, score, and write every bin.
+WRAPPER = """
+import json, runpy, sys
+from pathlib import Path
+import numpy as np
+import torch
+try:
+    import torchvision
+except RuntimeError as error:
+    if 'torchvision::nms' not in str(error):
+        raise
+    library = torch.library.Library('torchvision', 'FRAGMENT')
+    library.define('nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
+    library.define('qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
+    for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
+        del sys.modules[name]
+    import torchvision
+runner, fixtures, identifier, out = sys.argv[1:5]
+served = []
+runpy.run_path(runner)['install_fixture_source'](Path(fixtures).resolve(), served, False)
+from brainscore_vision import load_benchmark, load_model
+score = load_benchmark(identifier)(load_model('alexnet'))
+raw, ceiling = score.attrs['raw'], score.attrs['ceiling']
+values = lambda a: np.asarray(a, dtype=float).ravel().tolist()
+result = {'dims': list(score.dims), 'score': values(score), 'raw': values(raw), 'ceiling': values(ceiling),
+          'error': values(score.attrs['error']), 'ceiling_error': values(ceiling.attrs['error'])
+          if 'error' in ceiling.attrs else None,
+          'time_bin_start': values(score['time_bin_start']), 'time_bin_end': values(score['time_bin_end']),
+          'raw_dims': list(raw.dims), 'ceiling_dims': list(ceiling.dims),
+          'files': sorted({f['file'] for f in served}),
+          'versions': {m: __import__(m).__version__ for m in ('numpy', 'torch', 'torchvision')}}
+result['versions']['brainscore_vision'] = '2.4.2'
+Path(out).write_text(json.dumps(result, indent=1))
+print(identifier, json.dumps({k: result[k] for k in ('score', 'raw', 'ceiling')}))
+"""
+
+
+def main():
+    import majaj_temporal_fixtures
+    import neural_family_fixtures
+    from make_neural_rest_reference import seeded_alexnet_weights
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--brainscore-python", required=True)
+    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    previous = json.loads(args.out.read_text()) if args.out.exists() else {}
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        sums = majaj_temporal_fixtures.majaj_temporal_store(scratch / "store")
+        weights = seeded_alexnet_weights(scratch / "torch")
+        results = dict(previous.get("benchmarks", {}))
+        versions = previous.get("versions")
+        for identifier in args.benchmarks:
+            out = scratch / f"{identifier}.json"
+            env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
+                       RESULTCACHING_HOME=str(scratch / "result_caching"),
+                       TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
+                       MT_HOME=str(scratch / "mt"))
+            run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
+                                  str(scratch / "store"), identifier, str(out)],
+                                 env=env, capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
+            result = json.loads(out.read_text())
+            versions = result.pop("versions")
+            results[identifier] = result
+            print(identifier, result["score"], flush=True)
+        summary = {
+            "what": "Brain-Score 2.4.2's MajajHong2015public.{V4,IT}-temporal-pls on tests/majaj_temporal_fixtures.py's "
+                    "files (seed 0) with alexnet, torch.manual_seed(0) weights: per 10-ms bin ceiled score, raw, "
+                    "ceiling and the raw score's error; see tests/reference/make_majaj_temporal_reference.py",
+            "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_majaj_temporal_reference.py "
+                       "--brainscore-python /work/bsref/.venv/bin/python "
+                       "--runner PATH/TO/brainscore_reference.py",
+            "fixture_sha1": sums,
+            "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
+            "versions": versions,
+            "benchmarks": dict(sorted(results.items())),
+        }
+    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
