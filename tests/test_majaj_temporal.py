@@ -125,3 +125,43 @@ def _reference():
 def test_fixture_files_are_the_ones_the_reference_ran_on(temporal_store):
     root, sums = temporal_store
     brainio_fixtures.assert_files_are_the_reference_ones(root, sums, _reference()["fixture_sha1"])
+
+
+@pytest.mark.slow
+def test_workflow_matches_brainscore(temporal_store, tmp_path):
+    """Both identifiers in one snakemake run (downloads over loopback HTTP, sha1s checked, alexnet with the
+    reference's seeded weights, Brain-Score's 10 CV splits): every bin's raw, ceiling and ceiled score equal to
+    Brain-Score's, and the headline numbers their means."""
+    import torch
+
+    import neural_family_fixtures
+    from brainpipe.models._torchvision import import_torchvision
+    from test_real_data_workflow import snakemake, write_checksums, write_config
+
+    reference = _reference()
+    root, sums = temporal_store
+    weights = tmp_path / "alexnet-seed0.pth"
+    torch.manual_seed(0)
+    state = import_torchvision().models.alexnet(weights=None).state_dict()
+    assert neural_family_fixtures.state_digest(state) == reference["weights_state_sha256"]  # the reference's weights
+    torch.save(state, weights)
+    work = tmp_path / "work"
+    work.mkdir()
+    with brainio_fixtures.local_http_server(root) as server:
+        config = write_config(tmp_path, TEMPORAL, dict(base_url=server.url, checksums_override=str(
+            write_checksums(tmp_path, sums))), weights_file=weights)
+        run = snakemake(work, config, [f"results/alexnet/{identifier}.json" for identifier in TEMPORAL])
+    assert run.returncode == 0, run.stderr[-5000:]
+    deltas = {"raw": 0.0, "ceiling": 0.0, "score": 0.0}
+    for identifier in TEMPORAL:
+        ours = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
+        theirs = reference["benchmarks"][identifier]
+        assert ours["time_bin_start"] == theirs["time_bin_start"] and ours["time_bin_end"] == theirs["time_bin_end"]
+        for key, per_bin in (("raw", "raw_per_time_bin"), ("ceiling", "ceiling_per_time_bin"),
+                             ("score", "score_per_time_bin")):
+            np.testing.assert_allclose(ours[per_bin], theirs[key], rtol=0, atol=1e-5, err_msg=f"{identifier} {key}")
+            assert ours[key] == pytest.approx(np.mean(theirs[key]), abs=1e-5)  # the headline: the mean over bins
+            deltas[key] = max(deltas[key], float(np.max(np.abs(np.subtract(ours[per_bin], theirs[key])))))
+        np.testing.assert_allclose(ours["error_per_time_bin"], theirs["error"], rtol=0, atol=1e-5)
+    print(f"\nMajajHong2015 temporal: {len(TEMPORAL)} identifiers x {len(theirs['score'])} bins, max |Δ| "
+          + ", ".join(f"{key} {value:.1e}" for key, value in deltas.items()))
