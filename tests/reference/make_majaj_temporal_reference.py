@@ -55,13 +55,23 @@ served = []
 runpy.run_path(runner)['install_fixture_source'](Path(fixtures).resolve(), served, False)
 from brainscore_vision import load_benchmark, load_model
 score = load_benchmark(identifier)(load_model('alexnet'))
+import pickle
+Path(out + '.pkl').write_bytes(pickle.dumps(score))  # the whole Score, should a field below not be there
 raw, ceiling = score.attrs['raw'], score.attrs['ceiling']
 values = lambda a: np.asarray(a, dtype=float).ravel().tolist()
+def bins(a, level):  # the time_bin MultiIndex's levels (named time_bin_start / time_bin_end, or unnamed tuples)
+    try:
+        if level in a.coords:
+            return values(a[level])
+        return [float(pair[0 if level == 'time_bin_start' else 1]) for pair in a['time_bin'].values]
+    except Exception as error:
+        return repr(error)
 result = {'dims': list(score.dims), 'score': values(score), 'raw': values(raw), 'ceiling': values(ceiling),
-          'error': values(score.attrs['error']), 'ceiling_error': values(ceiling.attrs['error'])
-          if 'error' in ceiling.attrs else None,
-          'time_bin_start': values(score['time_bin_start']), 'time_bin_end': values(score['time_bin_end']),
-          'raw_dims': list(raw.dims), 'ceiling_dims': list(ceiling.dims),
+          'error': values(score.attrs['error']) if 'error' in score.attrs else None,
+          'ceiling_error': values(ceiling.attrs['error']) if 'error' in ceiling.attrs else None,
+          'time_bin_start': bins(score, 'time_bin_start'), 'time_bin_end': bins(score, 'time_bin_end'),
+          'ceiling_time_bin_start': bins(ceiling, 'time_bin_start'), 'raw_time_bin_start': bins(raw, 'time_bin_start'),
+          'raw_dims': list(raw.dims), 'ceiling_dims': list(ceiling.dims), 'repr': repr(score)[:3000],
           'files': sorted({f['file'] for f in served}),
           'versions': {m: __import__(m).__version__ for m in ('numpy', 'torch', 'torchvision')}}
 result['versions']['brainscore_vision'] = '2.4.2'
