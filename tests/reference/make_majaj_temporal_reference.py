@@ -16,6 +16,12 @@ itself and stores every bin. alexnet is Brain-Score's plugin (region→layer map
 ``torch.manual_seed(0)`` weights under torchvision's IMAGENET1K_V1 file name in a scratch TORCH_HOME, as
 tests/reference/make_neural_rest_reference.py does; it is static, so Brain-Score's TemporalAligned copies its
 response to every bin.
+
+    ... --benchmarks MajajHong2015public.V4-temporal-pls --region-layers '{"V4": "features.12"}'
+
+commits V4 to features.12 instead of the plugin's features.7 (stored with the numbers as ``region_layers``; the
+slow test scores it with an alexnet entry committing the same): Brain-Score's PLS on the (bin × stimulus) samples
+of features.7's 64896 units takes CPU-minutes per split, too long on a shared machine and in CI.
 """
 
 import argparse
@@ -50,6 +56,14 @@ except RuntimeError as error:
     for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
         del sys.modules[name]
     import torchvision
+# A region's committed layer other than the alexnet plugin's (REFERENCE_REGION_LAYERS='{"V4": "features.12"}'):
+# the same override as the test's model config, where the plugin's layer makes a fit too slow for a fixture
+import json as _json, os as _os
+if _os.environ.get('REFERENCE_REGION_LAYERS'):
+    from brainscore_vision.model_helpers.brain_transformation import ModelCommitment
+    _load_map = ModelCommitment.load_region_layer_map_json
+    ModelCommitment.load_region_layer_map_json = lambda self, identifier: {
+        **(_load_map(self, identifier) or {}), **_json.loads(_os.environ['REFERENCE_REGION_LAYERS'])}
 runner, fixtures, identifier, out = sys.argv[1:5]
 served = []
 runpy.run_path(runner)['install_fixture_source'](Path(fixtures).resolve(), served, False)
@@ -90,6 +104,8 @@ def main():
     ap.add_argument("--runner", required=True, type=Path)
     ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--region-layers", default=None, help='JSON {region: layer} overriding the plugin\'s map, '
+                    'e.g. \'{"V4": "features.12"}\' (stored with the numbers)')
     args = ap.parse_args()
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -103,7 +119,8 @@ def main():
             env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
                        RESULTCACHING_HOME=str(scratch / "result_caching"),
                        TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                       MT_HOME=str(scratch / "mt"))
+                       MT_HOME=str(scratch / "mt"),
+                       **({"REFERENCE_REGION_LAYERS": args.region_layers} if args.region_layers else {}))
             run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
                                   str(scratch / "store"), identifier, str(out)],
                                  env=env, capture_output=True, text=True)
@@ -111,6 +128,8 @@ def main():
                 sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
             result = json.loads(out.read_text())
             versions = result.pop("versions")
+            if args.region_layers:  # the committed layers differ from the alexnet plugin's
+                result["region_layers"] = json.loads(args.region_layers)
             results[identifier] = result
             print(identifier, result["score"], flush=True)
         summary = {

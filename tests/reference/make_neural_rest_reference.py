@@ -34,6 +34,10 @@ OUT = REPO / "tests" / "data" / "neural_rest_reference.json"
 #: The identifiers (tests/neural_rest_fixtures.py writes every file they read). The two reverse_pls benchmarks are
 #: the slow ones (scikit-learn's PLS onto alexnet's 64896 V4 / 9216 IT units, 10 splits, then a per-unit scipy
 #: pearsonr loop): several CPU minutes each; run them with --benchmarks to add them to an existing file.
+#: MajajHong2015public.V4-reverse_pls is stored with V4 committed to features.12 (9216 units, as IT) instead of the
+#: plugin's features.7 (64896 units: its run did not finish on a shared 2-core machine in over half an hour):
+#:     ... --benchmarks MajajHong2015public.V4-reverse_pls --region-layers '{"V4": "features.12"}'
+#: (stored as ``region_layers``; tests/test_neural_rest.py scores it with an alexnet entry committing the same).
 BENCHMARKS = ["MajajHong2015public.V4-reverse_pls", "MajajHong2015public.IT-reverse_pls",
               "Bracci2019_RSA-V1", "Bracci2019_RSA-posteriorVTC",
               *(f"tong.Coggan2024_fMRI.{region}-rdm" for region in ("V1", "V2", "V4", "IT"))]
@@ -52,6 +56,14 @@ except RuntimeError as error:
     for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
         del sys.modules[name]
     import torchvision
+# A region's committed layer other than the alexnet plugin's (REFERENCE_REGION_LAYERS='{"V4": "features.12"}'):
+# the same override as the test's model config, where the plugin's layer makes a fit too slow for a fixture
+import json as _json, os as _os
+if _os.environ.get('REFERENCE_REGION_LAYERS'):
+    from brainscore_vision.model_helpers.brain_transformation import ModelCommitment
+    _load_map = ModelCommitment.load_region_layer_map_json
+    ModelCommitment.load_region_layer_map_json = lambda self, identifier: {
+        **(_load_map(self, identifier) or {}), **_json.loads(_os.environ['REFERENCE_REGION_LAYERS'])}
 # Bracci2019_RSA-V1 / -posteriorVTC: Brain-Score's plugin names them in a commented-out registry line (its
 # benchmarks/bracci2019/__init__.py); they are registered here exactly as that line says, with the plugin's own class
 if any(argument.startswith('Bracci2019_RSA-') for argument in sys.argv):
@@ -90,6 +102,8 @@ def main():
     ap.add_argument("--runner", required=True, type=Path)
     ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--region-layers", default=None, help='JSON {region: layer} overriding the plugin\'s map, '
+                    'e.g. \'{"V4": "features.12"}\' (stored with the numbers)')
     args = ap.parse_args()
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -104,7 +118,8 @@ def main():
             env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="0",
                        RESULTCACHING_HOME=str(scratch / "result_caching"),
                        TORCH_HOME=str(scratch / "torch"), BRAINIO_HOME=str(scratch / "brainio"),
-                       MT_HOME=str(scratch / "mt"))
+                       MT_HOME=str(scratch / "mt"),
+                       **({"REFERENCE_REGION_LAYERS": args.region_layers} if args.region_layers else {}))
             run = subprocess.run([args.brainscore_python, "-c", WRAPPER, str(args.runner.resolve()),
                                   "--fixtures", str(scratch / "store"), "--benchmark", identifier,
                                   "--model", "alexnet", "--out", str(out)], env=env, capture_output=True, text=True)
@@ -113,6 +128,8 @@ def main():
             result = json.loads(out.read_text())
             results[identifier] = {key: result[key] for key in ("score", "raw", "ceiling", "error")}
             results[identifier]["files"] = sorted({f["file"] for f in result["files"]})
+            if args.region_layers:  # the committed layers differ from the alexnet plugin's
+                results[identifier]["region_layers"] = json.loads(args.region_layers)
             print(identifier, results[identifier], flush=True)
         summary = {
             "what": "Brain-Score 2.4.2's benchmarks on tests/neural_rest_fixtures.py's files (seed 0) with "
