@@ -172,3 +172,10 @@ def test_workflow_matches_brainscore(temporal_store, tmp_path):
         np.testing.assert_allclose(ours["error_per_time_bin"], theirs["error"], rtol=0, atol=1e-5)
     print(f"\nMajajHong2015 temporal: {len(identifiers)} identifiers x {len(theirs['score'])} bins, max |Δ| "
           + ", ".join(f"{key} {value:.1e}" for key, value in deltas.items()))
+
+
+def test_unknown_alignment_is_refused():
+    assembly = xr.DataArray(np.zeros((1, 1, 2), np.float32), dims=("neuroid", "presentation", "time_bin"),
+                            coords={"time_bin_start": ("time_bin", [0, 10]), "time_bin_end": ("time_bin", [20, 30])})
+    with pytest.raises(ValueError, match="unknown time alignment 'center'"):
+        time_align.prepare_aligned(assembly, "V4", width=10, mode="center")

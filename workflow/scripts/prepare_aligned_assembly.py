@@ -9,6 +9,7 @@ with logged(snakemake.log[0], "prepare_aligned_assembly"):
     source = snakemake.input[0]
     target, repetitions = prepare_aligned(read_netcdf(source), snakemake.wildcards.region,
                                           width=int(snakemake.params.bin_size), start=int(snakemake.params.start),
+                                          mode=snakemake.params.alignment,
                                           source=source)
     write_netcdf(target, snakemake.output.target)
     write_netcdf(repetitions, snakemake.output.repetitions)

@@ -71,11 +71,18 @@ def align(assembly: xr.DataArray, bins) -> xr.DataArray:
                         name=assembly.name, attrs=assembly.attrs)
 
 
-def prepare_aligned(assembly: xr.DataArray, region, width: int, start: int = 0, **prepare_options):
+#: The alignments a family may declare (Family.time_alignment); Brain-Score's 'center' mode has no user
+ALIGNMENTS = ("portion",)
+
+
+def prepare_aligned(assembly: xr.DataArray, region, width: int, start: int = 0, mode: str = "portion",
+                    **prepare_options):
     """(target, repetitions) of one region on Brain-Score's ``width``-ms bins from ``start`` to the file's end
     (:func:`target_bins`), then prepared as every temporal benchmark is (brainpipe.data.assembly.prepare)."""
     from brainpipe.data.assembly import prepare
 
+    if mode not in ALIGNMENTS:
+        raise ValueError(f"unknown time alignment {mode!r}; known: {list(ALIGNMENTS)}")
     bins = target_bins(assembly["time_bin_end"].values, width, start)
     aligned = align(assembly, bins)
     return prepare(aligned, region, time_window=(bins[0][0], bins[-1][1]), bin_size=int(width), **prepare_options)
