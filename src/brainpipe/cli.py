@@ -121,6 +121,10 @@ def list_benchmarks(config: dict, out=None) -> None:
               + f"ceiling {family.ceiling}", file=out)
         if family.notes:
             print(f"    {family.notes}", file=out)
+        if family.identifiers:  # Brain-Score's own spelling (Family.identifiers): the names to ask for
+            print(textwrap.fill(" ".join(i for i, _, _ in family.identifiers), width=116, initial_indent="    ",
+                                subsequent_indent="      ", break_on_hyphens=False), file=out)
+            continue
         for name in names:
             for region in family.regions:
                 identifiers = " ".join(f"{name}.{region}-{metric}" if family.region_in_identifier

@@ -55,12 +55,26 @@ for job in jobs:
 """
 
 
-def wrapper(prelude: str = "", many: bool = False) -> str:
+#: A prelude: commit a region to another layer than the alexnet plugin's map does
+#: (``REFERENCE_REGION_LAYERS='{"V4": "features.12"}'`` in the environment: :func:`reference_env`'s ``extra``), as a
+#: test's model config does where the plugin's layer makes a fit too slow for a fixture.
+REGION_LAYERS = """
+import json as _json, os as _os
+if _os.environ.get('REFERENCE_REGION_LAYERS'):
+    from brainscore_vision.model_helpers.brain_transformation import ModelCommitment
+    _load_map = ModelCommitment.load_region_layer_map_json
+    ModelCommitment.load_region_layer_map_json = lambda self, identifier: {
+        **(_load_map(self, identifier) or {}), **_json.loads(_os.environ['REFERENCE_REGION_LAYERS'])}
+"""
+
+
+def wrapper(prelude: str = "", many: bool = False, body: str | None = None) -> str:
     """:data:`WRAPPER` with ``prelude`` (Python source run in the reference venv before the runner); ``many``: the
-    runner once per argument list (:data:`MANY_RUNS`)."""
+    runner once per argument list (:data:`MANY_RUNS`); ``body``: this source instead of the hand-over to the
+    runner."""
     source = WRAPPER.replace("PRELUDE\n", prelude.strip("\n") + "\n" if prelude else "")
-    if many:
-        source = source[:source.index("runner = sys.argv[1]")] + MANY_RUNS.lstrip("\n")
+    if many or body is not None:
+        source = source[:source.index("runner = sys.argv[1]")] + (MANY_RUNS if many else body).lstrip("\n")
     return source
 
 

@@ -52,6 +52,32 @@ rule prepare_assembly:
         "../scripts/prepare_assembly.py"
 
 
+rule prepare_aligned_assembly:
+    """A temporal benchmark whose file's bins Brain-Score resamples (Family.time_alignment 'portion':
+    MajajHong2015.temporal's 20-ms windows sliding by 10 ms) onto temporal_bin-ms bins from the window's start to
+    the file's end (brainpipe.data.time_align), then prepared as prepare_assembly prepares the others."""
+    input:
+        "resources/assemblies/{dataset}.nc",
+    output:
+        target="results/assemblies/{dataset}/{region}-aligned/target.nc",
+        repetitions="results/assemblies/{dataset}/{region}-aligned/repetitions.nc",
+    params:
+        code=library_code("data/time_align", "data/assembly"),
+        start=lambda wildcards: family_of_dataset(wildcards.dataset).temporal_window[0],
+        bin_size=lambda wildcards: family_of_dataset(wildcards.dataset).temporal_bin,
+        alignment=lambda wildcards: family_of_dataset(wildcards.dataset).time_alignment,
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/prepare_aligned_assembly/{dataset}/{region}.tsv"
+    log:
+        "logs/prepare_aligned_assembly/{dataset}/{region}.log",
+    script:
+        "../scripts/prepare_aligned_assembly.py"
+
+
 rule stimulus_columns:
     """The target (and ceiling trials) of a neural benchmark without recordings (Islam2021): its stimulus set's
     columns, one presentation per image in the CSV's order."""

@@ -83,6 +83,8 @@ def timing(benchmark):
         return "points"
     if benchmark.family.consistency_threshold is not None:  # neuroids and stimuli selected (prepare_selected_assembly)
         return "selected"
+    if benchmark.kind == "temporal" and benchmark.family.time_alignment:  # resampled bins (prepare_aligned_assembly)
+        return "aligned"
     return "temporal" if benchmark.kind == "temporal" else "static"
 
 

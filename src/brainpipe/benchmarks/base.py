@@ -141,6 +141,10 @@ class Family:
     time_window: tuple = (70, 170)  # ms; bins inside are averaged into one
     temporal_window: tuple | None = None  # ms; window cut into bins for temporal (spantime) metrics
     temporal_bin: int = 10          # ms; bin width for temporal metrics
+    # 'portion': the file's bins (MajajHong2015.temporal's sliding 20-ms windows) are resampled onto temporal_bin-ms
+    # bins from temporal_window's start to the file's last end, as Brain-Score's assembly_time_align does
+    # (brainpipe.data.time_align; the prepare_aligned_assembly stage); None: source bins inside each bin are averaged
+    time_alignment: str | None = None
     exact_time_bin: bool = False    # take the one bin equal to time_window instead of averaging those inside
     # Neuroids kept: ((coordinate, threshold), ...) keeps those whose coordinate exceeds each threshold (Li2026's
     # reliability_window > 0.4). single_response: the file holds one response per stimulus (no repetitions):
