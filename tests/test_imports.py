@@ -126,3 +126,14 @@ def test_gram_fold_job_reads_its_files_without_xarray(tmp_path):
     import json
 
     assert json.loads((tmp_path / "fold.json").read_text()) == json.loads(json.dumps(expected))
+
+
+def test_loading_a_benchmark_imports_no_array_or_stats_library():
+    """ceiling, fit_fold and score_layer jobs first load their benchmark from the registry, which imports every
+    built-in family module: none may import scipy.stats (~1 s), xarray, pandas, torch or scikit-learn at import
+    time (a family imports what its metric needs where it computes)."""
+    loaded = loaded_after(["import yaml", "from brainpipe import benchmarks",
+                           "config = yaml.safe_load(open('config/config.yaml'))",
+                           "assert benchmarks.load('Geirhos2021colour-top1', config).kind == 'behaviour'",
+                           "assert benchmarks.builtin().identifiers()"])
+    assert not {"scipy.stats", "xarray", "pandas", "torch", "torchvision", "sklearn"} & loaded
