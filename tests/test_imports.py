@@ -137,3 +137,14 @@ def test_loading_a_benchmark_imports_no_array_or_stats_library():
                            "assert benchmarks.load('Geirhos2021colour-top1', config).kind == 'behaviour'",
                            "assert benchmarks.builtin().identifiers()"])
     assert not {"scipy.stats", "xarray", "pandas", "torch", "torchvision", "sklearn"} & loaded
+
+
+def test_behaviour_bookkeeping_jobs_import_neither_sklearn_nor_scipy_stats():
+    """A behavioural ceiling, fold (one comparison) or score_layer job imports the behaviour metrics and tasks
+    modules: only the probabilities readout needs scikit-learn and only i1/i2n's d′ scipy.stats, where they
+    compute (~1.5 s and ~1 s of a job that otherwise takes about one)."""
+    lines = imports_of(SCRIPTS / "ceiling.py") + imports_of(SCRIPTS / "fit_fold.py") + imports_of(
+        SCRIPTS / "score_layer.py") + ["from brainpipe.behaviour import stages, metrics, tasks"]
+    loaded = loaded_after(lines)
+    assert "brainpipe.behaviour.i1i2" in loaded and "brainpipe.behaviour.tasks" in loaded
+    assert not {"sklearn", "scipy.stats", "torch", "torchvision"} & loaded
