@@ -178,8 +178,10 @@ def run_brainpipe(folder: Path, ids, sums, weights, cores):
                                                 checksums_override=str(write_checksums(folder, sums))),
                               weights_file=weights)
         cpu, start = children_cpu(), time.perf_counter()
+        # PYTHONPATH: the jobs compute with this checkout's library even where the venv's editable brainpipe is
+        # another checkout's (a before/after comparison runs this script from a copy of the older commit)
         run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids], torch_home=folder / "torch_home",
-                        args=("--cores", str(cores)))
+                        extra_env={"PYTHONPATH": str(REPO / "src")}, args=("--cores", str(cores)))
         wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if run.returncode:
         return {"failed": run.stderr[-3000:]}
