@@ -126,3 +126,25 @@ def test_gram_fold_job_reads_its_files_without_xarray(tmp_path):
     import json
 
     assert json.loads((tmp_path / "fold.json").read_text()) == json.loads(json.dumps(expected))
+
+
+def test_loading_a_benchmark_imports_no_array_or_stats_library():
+    """ceiling, fit_fold and score_layer jobs first load their benchmark from the registry, which imports every
+    built-in family module: none may import scipy.stats (~1 s), xarray, pandas, torch or scikit-learn at import
+    time (a family imports what its metric needs where it computes)."""
+    loaded = loaded_after(["import yaml", "from brainpipe import benchmarks",
+                           "config = yaml.safe_load(open('config/config.yaml'))",
+                           "assert benchmarks.load('Geirhos2021colour-top1', config).kind == 'behaviour'",
+                           "assert benchmarks.builtin().identifiers()"])
+    assert not {"scipy.stats", "xarray", "pandas", "torch", "torchvision", "sklearn"} & loaded
+
+
+def test_behaviour_bookkeeping_jobs_import_neither_sklearn_nor_scipy_stats():
+    """A behavioural ceiling, fold (one comparison) or score_layer job imports the behaviour metrics and tasks
+    modules: only the probabilities readout needs scikit-learn and only i1/i2n's d′ scipy.stats, where they
+    compute (~1.5 s and ~1 s of a job that otherwise takes about one)."""
+    lines = imports_of(SCRIPTS / "ceiling.py") + imports_of(SCRIPTS / "fit_fold.py") + imports_of(
+        SCRIPTS / "score_layer.py") + ["from brainpipe.behaviour import stages, metrics, tasks"]
+    loaded = loaded_after(lines)
+    assert "brainpipe.behaviour.i1i2" in loaded and "brainpipe.behaviour.tasks" in loaded
+    assert not {"sklearn", "scipy.stats", "torch", "torchvision"} & loaded

@@ -21,7 +21,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.stats
 import xarray as xr
 from numpy.random import RandomState
 
@@ -111,6 +110,8 @@ def dprimes(matrix: _Matrix, normalize: bool = True, cap: float = DPRIME_CAP, la
         truth_columns = np.array([column[t] for t in matrix.truths])
         false_alarms = np.array([[far[c][truth_columns[i]] for c in matrix.choices]
                                  for i in range(len(matrix.ids))]).reshape(matrix.values.shape)
+        import scipy.stats  # here: every behavioural metric job imports this module (scipy.stats ~1 s)
+
         dprime = scipy.stats.norm.ppf(1 - matrix.values) - scipy.stats.norm.ppf(false_alarms)
         dprime = np.clip(dprime, -cap, cap)
         if normalize:
@@ -149,6 +150,8 @@ def correlate(source: _Matrix, target: _Matrix, skipna: bool = False, label: str
                          f"where the second side's are not; for two halves of human data pass skipna=True")
     if len(s) < 2:
         raise ValueError(f"{label}fewer than two entries left to correlate")
+    import scipy.stats
+
     return float(scipy.stats.pearsonr(s, t)[0])
 
 

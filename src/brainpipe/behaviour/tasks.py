@@ -11,8 +11,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import sklearn.linear_model
-import sklearn.preprocessing
 import xarray as xr
 
 from ._common import as_text, coord, require_coords, source_name, where
@@ -234,6 +232,11 @@ def probabilities(fitting_features: xr.DataArray, test_features: xr.DataArray, l
     elif shared:
         warnings.warn(f"probabilities: {shared} of {n_test} test stimuli are also fitting stimuli (same stimulus_id "
                       f"and features)", stacklevel=2)
+    # scikit-learn here, not at the top: every behavioural ceiling, fold and score job imports this module, only
+    # the probabilities task fits (importing scikit-learn: ~1.5 s a job)
+    import sklearn.linear_model
+    import sklearn.preprocessing
+
     scaler = sklearn.preprocessing.StandardScaler().fit(x_fit)
     z_fit, z_test = scaler.transform(x_fit), scaler.transform(x_test)
     if z_fit.shape[1] > z_fit.shape[0]:

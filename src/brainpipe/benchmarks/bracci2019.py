@@ -25,7 +25,6 @@ __init__.py), so no Brain-Score number exists to match; the logic here serves th
 """
 
 import numpy as np
-from scipy.stats import spearmanr
 
 from .base import Family
 from .custom import CustomBenchmark
@@ -77,6 +76,8 @@ def subject_mean(values, voxels):
 def leave_one_out_ceiling(values, subjects):
     """Mean over subjects (sorted) of Spearman r between the lower triangles of the subject's RDM and of the mean
     of the other subjects' RDMs; the spread over subjects as the error."""
+    from scipy.stats import spearmanr  # here: the registry imports this module in every job (scipy.stats ~1 s)
+
     from brainpipe.neural.representational import rdm  # here: parsing a benchmark imports no scikit-learn
 
     names = np.unique(subjects)
