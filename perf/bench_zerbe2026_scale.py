@@ -11,10 +11,16 @@ the jobs' wall time (Snakemake's benchmark TSVs) and peak resident memory (the j
 Snakemake's max_rss) beside the ``mem_mb`` the rule declared. A job whose peak exceeds its declared memory is
 flagged OVER (a SLURM job would be killed) and the script exits 1.
 
+With ``--persubject``, the per-subject pools instead (``Zerbe2026_fmri_persubject``: every subject's 4,712 own
+images besides the shared ones, its own tau split of 1,167 test images; ``--repetitions`` per image, default 2 here):
+the data set joins the five files over the union of ≈ 25,000 stimuli, which is where memory goes, so the run stops
+at the prepared data and the ceilings (fetch_assembly, prepare_assembly, ceiling; no extraction of 25,000 images).
+
 Usage::
 
-    nice .venv/bin/python perf/bench_zerbe2026_scale.py                      # real counts (≈ 2.2 GB of files)
+    nice .venv/bin/python perf/bench_zerbe2026_scale.py                      # real counts (≈ 1.3 GB of files)
     nice .venv/bin/python perf/bench_zerbe2026_scale.py --voxels 800 --keep  # smaller, keep the folder
+    nice .venv/bin/python perf/bench_zerbe2026_scale.py --persubject         # the per-subject pools' data stages
 
 The images are 128-pixel stand-ins (the model resizes every image to 224 pixels, so extraction costs what it costs
 for the real images, bar decoding). Timings depend on the machine's load: compare them only on a quiet one.
@@ -39,12 +45,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 N_REGULAR, N_OOD, N_TAU_TEST, VOXELS_PER_SUBJECT = 1121, 371, 224, 6379
 IDENTIFIERS = [f"Zerbe2026_fmri.{region}-{kind}" for kind in ("tau-ridgecv", "ood-ridgecv", "rdm-pearson", "cka")
                for region in ("V1", "V2", "V4", "IT")]
+#: the per-subject pools (data/laion_fmri/__init__.py: 5,833 natural images per subject, 1,121 shared + 4,712 own;
+#: tau 20 % test)
+N_UNIQUE, N_PERSUBJECT_TAU_TEST = 4712, 1167
+PERSUBJECT = [f"Zerbe2026_fmri_persubject.{region}-{kind}" for kind in ("tau-ridgecv", "ood-ridgecv")
+              for region in ("V1", "V2", "V4", "IT")]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voxels", type=int, default=VOXELS_PER_SUBJECT, help="voxels per subject (all regions)")
-    parser.add_argument("--repetitions", type=int, default=8, help="presentations of every image per subject")
+    parser.add_argument("--repetitions", type=int, default=None,
+                        help="presentations of every image per subject (default 8; 2 with --persubject)")
+    parser.add_argument("--persubject", action="store_true", help="the per-subject pools' data stages (see above)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the working folder")
     args = parser.parse_args()
@@ -58,14 +71,21 @@ def main():
 
     fixtures.N_REGULAR, fixtures.N_OOD, fixtures.N_TAU_TEST = N_REGULAR, N_OOD, N_TAU_TEST
     fixtures.VOXELS_PER_REGION = max(1, round(args.voxels / len(fixtures.REGIONS)))
-    fixtures.REPETITIONS = (args.repetitions, args.repetitions)
+    repetitions = args.repetitions or (2 if args.persubject else 8)
+    fixtures.REPETITIONS = (repetitions, repetitions)
+    per_region = fixtures.VOXELS_PER_REGION
+    fixtures.N_UNIQUE, fixtures.PERSUBJECT_TAU_TEST = N_UNIQUE, N_PERSUBJECT_TAU_TEST
+    fixtures.PERSUBJECT_REPETITIONS, fixtures.PERSUBJECT_VOXELS = (repetitions, repetitions), (per_region, per_region)
+    fixtures.PERSUBJECT_GAPS = {}
+    identifiers = PERSUBJECT if args.persubject else IDENTIFIERS
     folder = Path(tempfile.mkdtemp(prefix="bench_zerbe2026_"))
     over = []
     try:
         started = time.perf_counter()
-        sums = fixtures.write_store(folder / "store")
+        sums = (fixtures.write_persubject_store if args.persubject else fixtures.write_store)(folder / "store")
         files = {name: sha1 for name, sha1 in sums.items() if "/" not in name}  # brainpipe's object names
-        print(f"Zerbe2026_fmri: {N_REGULAR} + {N_OOD} images x {args.repetitions} repetitions, "
+        print(f"{identifiers[0].split('.')[0]}: {N_REGULAR} + {N_OOD} shared images"
+              f"{f' + {N_UNIQUE} own per subject' if args.persubject else ''} x {repetitions} repetitions, "
               f"{len(fixtures.SUBJECTS)} subjects x {fixtures.VOXELS_PER_REGION * len(fixtures.REGIONS)} voxels; "
               f"files written in {time.perf_counter() - started:.0f} s:")
         for name in files:
@@ -76,16 +96,16 @@ def main():
         work = folder / "work"
         work.mkdir()
         local = {name: str(folder / "store" / name) for name in files}
-        config = write_config(folder, IDENTIFIERS, dict(local_files=local, checksums_override=str(
+        config = write_config(folder, identifiers, dict(local_files=local, checksums_override=str(
             write_checksums(folder, files))), weights_file=weights)
         started = time.perf_counter()
-        output = run(work, REPO, [config], [f"results/alexnet/{i}.json" for i in IDENTIFIERS], {}, args.cores)
-        print(f"\nworkflow: {time.perf_counter() - started:.0f} s wall for {len(IDENTIFIERS)} identifiers "
-              f"({args.cores} cores)")
+        targets = [f"results/{'ceilings' if args.persubject else 'alexnet'}/{i}.json" for i in identifiers]
+        output = run(work, REPO, [config], targets, {}, args.cores)
+        print(f"\nworkflow: {time.perf_counter() - started:.0f} s wall for {len(targets)} targets ({args.cores} cores)")
         print_timings(work)
-        over = report(list(jobs(output, work)), "Zerbe2026_fmri at real size: declared mem_mb and measured peak",
-                      show="")
-        for identifier in IDENTIFIERS:
+        over = report(list(jobs(output, work)), f"{identifiers[0].split('.')[0]} at real size: declared mem_mb and "
+                      "measured peak", show="")
+        for identifier in [] if args.persubject else identifiers:
             result = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
             print(f"{identifier}: score {result['score']:.4f}, raw {result['raw']:.4f}, "
                   f"ceiling {result['ceiling']:.4f}")

@@ -150,6 +150,9 @@ N_UNIQUE = 12
 #: Stimuli of its split lists that a subject's file lacks (the gaps the benchmark must skip): subject -> how many
 #: (tau train, tau test, OOD) images are left out of its trials
 PERSUBJECT_GAPS = {"sub-06": (2, 1, 1)}
+#: tau test images per subject, and repetitions and voxels per region for even / odd subjects of the per-subject
+#: pools (module constants, as above, for perf/bench_zerbe2026_scale.py --persubject)
+PERSUBJECT_TAU_TEST, PERSUBJECT_REPETITIONS, PERSUBJECT_VOXELS = 10, (3, 2), (10, 8)
 
 
 def write_persubject_store(root, seed: int = 0) -> dict[str, str]:
@@ -189,7 +192,7 @@ def write_persubject_store(root, seed: int = 0) -> dict[str, str]:
     row_of = {name: i for i, name in enumerate(table["stimulus_id"])}
     for s, subject in enumerate(SUBJECTS):
         natural = sorted(shared + own[subject])
-        tau_test = sorted(rng.choice(natural, 10, replace=False).tolist())
+        tau_test = sorted(rng.choice(natural, PERSUBJECT_TAU_TEST, replace=False).tolist())
         tau_train = [i for i in natural if i not in tau_test]
         (root / "splits" / subject).mkdir(parents=True, exist_ok=True)
         for name, content in {"tau": _split_json("tau", tau_train, tau_test),
@@ -200,7 +203,7 @@ def write_persubject_store(root, seed: int = 0) -> dict[str, str]:
         gaps = PERSUBJECT_GAPS.get(subject, (0, 0, 0))
         missing = set(tau_train[:gaps[0]] + tau_test[:gaps[1]] + ood[:gaps[2]])
         shown = [i for i in natural + ood if i not in missing]
-        n_reps, per_region = (3 if s % 2 == 0 else 2), (10 if s % 2 == 0 else 8)
+        n_reps, per_region = PERSUBJECT_REPETITIONS[s % 2], PERSUBJECT_VOXELS[s % 2]
         rows = []
         for region in REGIONS:
             for k in range(per_region):
