@@ -30,23 +30,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1].parent
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "tests" / "reference"))
+import brainscore_runs  # noqa: E402 (tests/reference, on the path above)
+
 OUT = REPO / "tests" / "data" / "cowley2026_reference.json"
 IDENTIFIER = "Cowley2026.V4-pls"
 
 # Run inside the reference venv: make ``import torchvision`` work, take the runner's file source, then score.
-WRAPPER = """
-import json, runpy, sys, torch
-try:
-    import torchvision
-except RuntimeError as error:
-    if 'torchvision::nms' not in str(error):
-        raise
-    library = torch.library.Library('torchvision', 'FRAGMENT')
-    library.define('nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    library.define('qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
-        del sys.modules[name]
-    import torchvision
+BODY_WRAPPER = """
 from pathlib import Path
 import numpy as np
 runner, fixtures, identifier, out = sys.argv[1:5]
@@ -69,6 +59,7 @@ result['versions']['brainscore_vision'] = '2.4.2'
 Path(out).write_text(json.dumps(result, indent=1))
 print(json.dumps({k: result[k] for k in ('score', 'raw', 'ceiling', 'sessions')}, indent=1))
 """
+WRAPPER = brainscore_runs.wrapper(body=BODY_WRAPPER)
 
 
 def main():

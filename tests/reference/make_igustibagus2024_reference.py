@@ -31,24 +31,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1].parent
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "tests" / "reference"))
+import brainscore_runs  # noqa: E402 (tests/reference, on the path above)
+
 OUT = REPO / "tests" / "data" / "igustibagus2024_reference.json"
 BENCHMARKS = ("Igustibagus2024-ridge", "Igustibagus2024.IT_readout-accuracy")
 SEED = 0  # brainpipe.benchmarks.igustibagus2024.READOUT_SEED
 
 # Run inside the reference venv: make ``import torchvision`` work, seed the readout's draws, run the runner.
-WRAPPER = """
-import json, os, runpy, sys, torch
-try:
-    import torchvision
-except RuntimeError as error:
-    if 'torchvision::nms' not in str(error):
-        raise
-    library = torch.library.Library('torchvision', 'FRAGMENT')
-    library.define('nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    library.define('qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
-        del sys.modules[name]
-    import torchvision
+BODY_WRAPPER = """
+import os
 import numpy as np
 from brainscore_vision.benchmarks.igustibagus2024 import domain_transfer_analysis as analysis
 build = analysis.get_crossdomain_data_dictionary
@@ -71,12 +62,13 @@ runner = sys.argv[1]
 sys.argv = [runner] + sys.argv[2:]
 runpy.run_path(runner, run_name='__main__')
 """
+WRAPPER = brainscore_runs.wrapper(body=BODY_WRAPPER)
 
 
 def main():
     import igustibagus_fixtures
     import neural_family_fixtures
-    from make_neural_families_reference import seeded_alexnet_weights
+    from brainscore_runs import seeded_alexnet_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)

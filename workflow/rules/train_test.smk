@@ -9,7 +9,7 @@ rule subject_ceilings:
     output:
         "results/ceilings/subjects/{benchmark}.json",
     params:
-        code=library_code("neural/train_test", "neural/ceiling", "neural/stats"),
+        code=library_code("neural/train_test", "neural/neuroid_consistency", "neural/ceiling", "neural/stats"),
         definition=benchmark_definition,
         subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
         n_splits=10,
@@ -36,7 +36,7 @@ rule fit_train_test:
     output:
         "results/{model}/{benchmark}/layers/{layer}/train_test.json",
     params:
-        code=library_code("neural/train_test", "neural/gram_fit", "neural/ceiling", "neural/stats",
+        code=library_code("neural/train_test", "neural/neuroid_consistency", "neural/gram_fit", "neural/ceiling", "neural/stats",
                           "neural/metrics", "benchmarks/base"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ceiling import _half_means, split_halves
 from .gram_fit import ALPHA_LIST, cpu_gram, fit_predict_gram
-from .stats import pearson_columns, spearman_brown
+from .neuroid_consistency import neuroid_consistency
+from .stats import pearson_columns
 
 
 def _subjects(groups):
@@ -71,23 +71,9 @@ def subject_ceilings(trials, groups, n_splits=10, random_state=1):
     """Per subject, the internal-consistency ceiling of its neuroids in ``trials`` (a (presentation, neuroid)
     DataArray with ``stimulus_id`` and ``repetition``): {subject: {'ceiling', 'per_split'}}, as Brain-Score's
     ``TrainTestNeuralBenchmark`` slices its ceiling's per-neuroid values (see the module docstring)."""
-    ordered = trials.transpose("presentation", "neuroid")
-    values = ordered.values.astype(np.float64)
-    nan = np.isnan(values)
-    valid = None
-    if nan.any():
-        valid = ~nan
-        values[nan] = 0.0
-    unique_ids, stimulus = np.unique(ordered["stimulus_id"].values.astype(str), return_inverse=True)
-    stimulus = stimulus.ravel()
-    order = np.argsort(stimulus, kind="stable")
+    r = neuroid_consistency(trials, n_splits, random_state)  # (split, neuroid)
     subjects, groups = _subjects(np.asarray(groups).astype(str))
-    per_split = {str(s): [] for s in subjects}
-    for half in split_halves(ordered["repetition"].values, n_splits, random_state):
-        first, second = _half_means(values, valid, stimulus, order, len(unique_ids), half)
-        r = spearman_brown(pearson_columns(first, second))
-        for subject in subjects:
-            per_split[str(subject)].append(float(np.median(r[groups == subject])))
+    per_split = {str(s): [float(np.median(row[groups == s])) for row in r] for s in subjects}
     return {s: {"ceiling": float(np.mean(v)), "per_split": v} for s, v in per_split.items()}
 
 
