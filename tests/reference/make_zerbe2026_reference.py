@@ -57,21 +57,23 @@ def get_split_masks(trials, name, pool, variant_id=0, ood_types=None):
 '''
 
 
-def main():
+def main(benchmarks=BENCHMARKS, out=OUT, write_store=None, script=Path(__file__).name, doc=__doc__,
+         what="Zerbe2026 benchmarks"):
+    """The reference run; make_zerbe2026_persubject_reference.py calls it with the per-subject pools' store."""
     import zerbe2026_fixtures
     import brainscore_runs
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--brainscore-python", required=True)
     ap.add_argument("--runner", required=True, type=Path)
-    ap.add_argument("--benchmarks", nargs="*", default=BENCHMARKS)
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--benchmarks", nargs="*", default=benchmarks)
+    ap.add_argument("--out", type=Path, default=out)
     args = ap.parse_args()
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         store = scratch / "store"
-        sums = zerbe2026_fixtures.write_store(store)
+        sums = (write_store or zerbe2026_fixtures.write_store)(store)
         package = scratch / "standin" / "laion_fmri"
         (package / "splits").mkdir(parents=True)
         (package / "__init__.py").write_text("")
@@ -87,9 +89,8 @@ def main():
                                                    env=env)
             results[identifier], versions = brainscore_runs.entry(result), result["versions"]
             print(identifier, results[identifier], flush=True)
-        brainscore_runs.write_reference(args.out, script=Path(__file__).name, fixtures="zerbe2026_fixtures.py",
-                                        sums=sums, weights=weights, versions=versions, results=results,
-                                        what="Zerbe2026 benchmarks")
+        brainscore_runs.write_reference(args.out, script=script, fixtures="zerbe2026_fixtures.py", sums=sums,
+                                        weights=weights, versions=versions, results=results, what=what)
 
 
 if __name__ == "__main__":
