@@ -77,6 +77,25 @@ def _split_json(name, train, test):
             "variants": [{"variant_id": 0, "train_ids": list(train), "test_ids": list(test)}]}
 
 
+def _subject_voxels(subject, s, per_region, standardised, rng):
+    """One subject's voxels (``per_region`` per region; a quarter below the nc_12rep > 30 cut), each a linear read-out
+    of the images' features plus what the pixels do not explain (shared by trials), and each voxel's trial-noise
+    scale: (neuroid table, (image, voxel) signal, noise scale per voxel)."""
+    rows = []
+    for region in REGIONS:
+        for k in range(per_region):
+            nc = float(rng.uniform(32, 85)) if k % 4 != 1 else float(rng.uniform(5, 29))
+            rows.append(dict(subject_id=subject, region=region, roi=f"{region}{'vd'[k % 2]}",
+                             voxel_index_in_brain_mask=np.int32(1000 * s + len(rows)),
+                             nc_4rep=np.float32(nc * 0.8), nc_12rep=np.float32(nc),
+                             nc_allrep=np.float32(nc * 0.9)))
+    neuroids = pd.DataFrame(rows)
+    weights = rng.normal(size=(standardised.shape[1], len(neuroids)))
+    signal = standardised @ weights / np.sqrt(standardised.shape[1])
+    signal = signal + 0.5 * rng.normal(size=signal.shape)
+    return neuroids, signal, 1.2 - neuroids["nc_12rep"].to_numpy() / 100
+
+
 def write_store(root, seed: int = 0) -> dict[str, str]:
     """Write the five subject assemblies, the stimulus folder (``stimuli/``) and the split lists
     (``splits/shared/*.json``) into ``root`` for Brain-Score, and the same under brainpipe's object names
@@ -109,19 +128,7 @@ def write_store(root, seed: int = 0) -> dict[str, str]:
                "stimulus_Zerbe2026_fmri_stim_full.zip"]
     for s, subject in enumerate(SUBJECTS):
         n_reps = REPETITIONS[s % 2]
-        rows = []
-        for region in REGIONS:
-            for k in range(VOXELS_PER_REGION):
-                nc = float(rng.uniform(32, 85)) if k % 4 != 1 else float(rng.uniform(5, 29))
-                rows.append(dict(subject_id=subject, region=region, roi=f"{region}{'vd'[k % 2]}",
-                                 voxel_index_in_brain_mask=np.int32(1000 * s + len(rows)),
-                                 nc_4rep=np.float32(nc * 0.8), nc_12rep=np.float32(nc),
-                                 nc_allrep=np.float32(nc * 0.9)))
-        neuroids = pd.DataFrame(rows)
-        weights = rng.normal(size=(standardised.shape[1], len(neuroids)))
-        signal = standardised @ weights / np.sqrt(standardised.shape[1])
-        signal = signal + 0.5 * rng.normal(size=signal.shape)  # what the pixels do not explain, shared by trials
-        noise_scale = 1.2 - neuroids["nc_12rep"].to_numpy() / 100
+        neuroids, signal, noise_scale = _subject_voxels(subject, s, VOXELS_PER_REGION, standardised, rng)
         order = rng.permutation(len(table) * n_reps)
         stimulus = np.repeat(np.arange(len(table)), n_reps)[order]
         repetition = np.tile(np.arange(n_reps), len(table))[order]
@@ -204,19 +211,7 @@ def write_persubject_store(root, seed: int = 0) -> dict[str, str]:
         missing = set(tau_train[:gaps[0]] + tau_test[:gaps[1]] + ood[:gaps[2]])
         shown = [i for i in natural + ood if i not in missing]
         n_reps, per_region = PERSUBJECT_REPETITIONS[s % 2], PERSUBJECT_VOXELS[s % 2]
-        rows = []
-        for region in REGIONS:
-            for k in range(per_region):
-                nc = float(rng.uniform(32, 85)) if k % 4 != 1 else float(rng.uniform(5, 29))
-                rows.append(dict(subject_id=subject, region=region, roi=f"{region}{'vd'[k % 2]}",
-                                 voxel_index_in_brain_mask=np.int32(1000 * s + len(rows)),
-                                 nc_4rep=np.float32(nc * 0.8), nc_12rep=np.float32(nc),
-                                 nc_allrep=np.float32(nc * 0.9)))
-        neuroids = pd.DataFrame(rows)
-        weights = rng.normal(size=(standardised.shape[1], len(neuroids)))
-        signal = standardised @ weights / np.sqrt(standardised.shape[1])
-        signal = signal + 0.5 * rng.normal(size=signal.shape)
-        noise_scale = 1.2 - neuroids["nc_12rep"].to_numpy() / 100
+        neuroids, signal, noise_scale = _subject_voxels(subject, s, per_region, standardised, rng)
         order = rng.permutation(len(shown) * n_reps)
         stimulus = np.array([row_of[i] for i in shown])[np.repeat(np.arange(len(shown)), n_reps)[order]]
         values = signal[stimulus] + rng.normal(size=(len(stimulus), len(neuroids))) * noise_scale
