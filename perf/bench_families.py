@@ -4,14 +4,15 @@ Usage::
 
     .venv/bin/python perf/bench_families.py --tool PATH/TO/brainscore_reference.py \\
         [--families Geirhos2021colour Scialom2024 ...] [--bsref /work/bsref/.venv/bin/python] [--cores 2] \\
-        [--no-brainscore] [--json OUT.json]
+        [--no-brainscore] [--user-cache warm|empty] [--json OUT.json]
 
 Per family (``FAMILIES``: the fixture files of tests/behaviour_fixtures*.py and tests/malania_fixtures.py, written
 once into a fresh folder, with the stand-in alexnet weights the family's fidelity test uses):
 
 * brainpipe: one cold ``snakemake`` run (``--cores`` as given) of every listed benchmark of the family in an empty
   folder, the files served on 127.0.0.1 and fetched by the workflow; jobs = Snakemake's "N of M steps", per rule
-  from its ``benchmark:`` files.
+  from its ``benchmark:`` files. The per-user parse cache (architectures' layer names) is warm, as after any
+  earlier brainpipe run (a dry run in another folder made it), unless ``--user-cache empty``.
 * Brain-Score: one process of the reference venv (its cold imports included) that loads alexnet once and runs
   Brain-Score's own benchmarks one after another on the same files, served by the project's
   ``brainscore_reference.py`` tool (``install_fixture_source``), through the torchvision op-schema shim of
@@ -167,21 +168,27 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def run_brainpipe(folder: Path, ids, sums, weights, cores):
+def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm"):
     from brainio_fixtures import local_http_server
     from test_real_data_workflow import snakemake, write_checksums, write_config
 
     work = folder / "work"
     work.mkdir()
+    targets = [f"results/alexnet/{i}.json" for i in ids]
+    # PYTHONPATH: the jobs compute with this checkout's library even where the venv's editable brainpipe is another
+    # checkout's (a before/after comparison runs this script from a copy of the older commit). XDG_CACHE_HOME: the
+    # per-user parse cache (pipeline/parse_cache.py) of this run alone
+    env = {"PYTHONPATH": str(REPO / "src"), "XDG_CACHE_HOME": str(folder / "user_cache")}
     with local_http_server(folder / "store") as server:
         config = write_config(folder, ids, dict(base_url=server.url,
                                                 checksums_override=str(write_checksums(folder, sums))),
                               weights_file=weights)
+        if user_cache == "warm":  # as after any earlier brainpipe run of this user: a dry run in another folder
+            (folder / "earlier").mkdir()
+            snakemake(folder / "earlier", config, targets, extra_env=env, args=("-n",))
         cpu, start = children_cpu(), time.perf_counter()
-        # PYTHONPATH: the jobs compute with this checkout's library even where the venv's editable brainpipe is
-        # another checkout's (a before/after comparison runs this script from a copy of the older commit)
-        run = snakemake(work, config, [f"results/alexnet/{i}.json" for i in ids], torch_home=folder / "torch_home",
-                        extra_env={"PYTHONPATH": str(REPO / "src")}, args=("--cores", str(cores)))
+        run = snakemake(work, config, targets, torch_home=folder / "torch_home", extra_env=env,
+                        args=("--cores", str(cores)))
         wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if run.returncode:
         return {"failed": run.stderr[-3000:]}
@@ -218,6 +225,9 @@ def main():
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--no-brainscore", action="store_true", help="time brainpipe only")
     parser.add_argument("--json", help="write the figures here too")
+    parser.add_argument("--user-cache", choices=("warm", "empty"), default="warm",
+                        help="the per-user parse cache (layer names, weights checks): warm as after any earlier "
+                             "brainpipe run (default), or empty as on brainpipe's very first run (+≈3 s: torch)")
     args = parser.parse_args()
     if not args.no_brainscore and not args.tool:
         parser.error("--tool is needed (or --no-brainscore)")
@@ -226,7 +236,7 @@ def main():
     known = set(benchmarks.builtin().identifiers())
     root = Path(tempfile.mkdtemp(prefix="bench-families-"))
     print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores}; model alexnet (stand-in "
-          f"weights); folders under {root}")
+          f"weights); user parse cache {args.user_cache}; folders under {root}")
     rows = []
     for family in args.families or FAMILIES:
         write_store, write_weights, ids = FAMILIES[family]
@@ -239,7 +249,7 @@ def main():
         sums = write_store(folder / "store")
         weights = write_weights(folder / "torch_home")
         row = {"family": family, "benchmarks": len(ids), "load_before": load()}
-        row["brainpipe"] = run_brainpipe(folder, ids, sums, weights, args.cores)
+        row["brainpipe"] = run_brainpipe(folder, ids, sums, weights, args.cores, args.user_cache)
         row["load_between"] = load()
         if not args.no_brainscore:
             row["brainscore"] = run_brainscore(folder, ids, args.tool, args.bsref)

@@ -104,12 +104,42 @@ def test_own_code_is_never_cached(tmp_path, architecture):
     assert outcome.startswith("ERROR") and "no layer '1'" in outcome
 
 
-def test_the_workflow_keeps_its_cache_in_dot_snakemake(tmp_path):
+def test_the_workflow_keeps_its_cache_per_user(tmp_path, monkeypatch):
+    """One file under $XDG_CACHE_HOME for every results folder: a second folder's first start is already warm."""
     from test_workflow import snakemake, with_config
 
-    workdir = with_config(tmp_path)
-    snakemake(workdir, "-n")
-    entries = json.loads((workdir / ".snakemake" / "brainpipe" / "parse_cache.json").read_text())["entries"]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    first = with_config(tmp_path / "first")
+    snakemake(first, "-n")
+    cache = tmp_path / "xdg" / "brainpipe" / "parse_cache.json"
+    entries = json.loads(cache.read_text())["entries"]
     assert [layers for layers in entries.values() if isinstance(layers, list) and "features.12" in layers[0]]
-    result = snakemake(workdir, "-n")  # the second parse reads it (and plans the same jobs)
+    assert not (first / ".snakemake" / "brainpipe" / "parse_cache.json").exists()
+    stored = cache.read_bytes()
+    second = with_config(tmp_path / "second")  # another folder reads the same answers (and plans the same jobs)
+    result = snakemake(second, "-n")
     assert "Job stats" in result.stdout + result.stderr
+    assert cache.read_bytes() == stored  # nothing was looked up again
+
+
+def test_user_cache_path_follows_xdg():
+    from brainpipe.pipeline.parse_cache import user_cache_path
+
+    assert user_cache_path({"XDG_CACHE_HOME": "/x/cache"}) == Path("/x/cache/brainpipe/parse_cache.json")
+    assert user_cache_path({}) == Path.home() / ".cache" / "brainpipe" / "parse_cache.json"
+
+
+def test_the_file_keeps_the_most_recent_answers(tmp_path, monkeypatch):
+    from brainpipe.pipeline import parse_cache
+
+    monkeypatch.setattr(parse_cache, "MAX_ENTRIES", 3)
+    parse_cache.use(tmp_path / "cache.json")
+    try:
+        for k in range(5):
+            parse_cache.put("weights_ok", True, {"entry": k})
+        parse_cache.put("weights_ok", True, {"entry": 2})  # stored again: now the most recent
+        parse_cache.put("weights_ok", True, {"entry": 5})
+        parse_cache.use(tmp_path / "cache.json")  # read back from the file
+        assert [k for k in range(6) if parse_cache.get("weights_ok", {"entry": k})] == [2, 4, 5]
+    finally:
+        parse_cache.use(None)

@@ -38,7 +38,7 @@ def planned_outputs(result):
 
 def with_config(path):
     """A working directory with the repository's config/config.yaml, which the Snakefile loads first."""
-    (path / "config").mkdir(exist_ok=True)
+    (path / "config").mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "config" / "config.yaml", path / "config" / "config.yaml")
     return path
 

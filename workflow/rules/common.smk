@@ -26,8 +26,8 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 validate(config, schema=str(CONFIG_SCHEMA))  # passes now; fills in the schema's defaults
 if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
-    # architectures' layer names and weights checks that passed before are kept here (src/brainpipe/pipeline/parse_cache.py)
-    parse_cache.use(Path(".snakemake/brainpipe/parse_cache.json"))
+    # architectures' layer names and weights checks that passed before, kept per user (pipeline/parse_cache.py)
+    parse_cache.use(parse_cache.user_cache_path())
     try:
         check_config(config)  # builds each model's architecture to check layer names (~1 s per model, uncached)
     except ConfigError as error:

@@ -2,11 +2,15 @@
 torchvision or timm architecture and whether its named weights exist. Getting them means importing torch and
 torchvision (~2-4 s), which every ``snakemake`` start (a dry run included) would otherwise pay.
 
-Off unless a caller opens it (``use(path)``; the workflow does, at ``.snakemake/brainpipe/parse_cache.json`` in its
-working directory), so the library alone never writes files. An entry is keyed by everything its answer depends
-on: the question, the installed versions of torch / torchvision / timm, and the brainpipe code that answers it.
-Only successes are stored: a wrong layer or weights name is looked up afresh (and fails with its message) on
-every run. An unreadable or malformed cache file is ignored and rewritten, never an error.
+Off unless a caller opens it (``use(path)``), so the library alone never writes files. The workflow opens
+``user_cache_path()``: one file per user (``$XDG_CACHE_HOME/brainpipe/parse_cache.json``, ``~/.cache/...`` by
+default, as pip and torch keep theirs), because the answers depend on the installation, not on the results folder:
+a new folder, a fresh clone's demo or a colleague's config then starts without importing torch. An entry is keyed by
+everything its answer depends on: the question, the installed versions of torch / torchvision / timm, and the
+brainpipe code that answers it (so two installations share the file safely). Only successes are stored: a wrong
+layer or weights name is looked up afresh (and fails with its message) on every run. An unreadable or malformed
+cache file is ignored and rewritten, an unwritable one skipped, never an error; it keeps the ``MAX_ENTRIES`` most
+recently stored answers.
 """
 
 from __future__ import annotations
@@ -24,6 +28,20 @@ _ENVIRONMENT: str | None = None
 # The modules whose code decides the cached answers: an edit to any of them empties the cache's meaning.
 _CODE = ("models/model_sources.py", "models/_torchvision.py", "pipeline/workflow_config.py", "pipeline/parse_cache.py")
 _PACKAGES = ("torch", "torchvision", "timm")
+#: a bound on the file (each checked weights_file adds an entry): the oldest answers are dropped first
+MAX_ENTRIES = 1000
+
+
+def user_cache_path(environ=os.environ) -> Path:
+    """``$XDG_CACHE_HOME/brainpipe/parse_cache.json`` (``~/.cache`` when unset, per the XDG base directory spec);
+    the working directory's ``.snakemake/brainpipe/`` where there is no home directory to hold it."""
+    base = environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = Path.home() / ".cache"
+        except RuntimeError:  # no HOME and no passwd entry (some containers)
+            return Path(".snakemake/brainpipe/parse_cache.json")
+    return Path(base) / "brainpipe" / "parse_cache.json"
 
 
 def use(path) -> None:
@@ -80,7 +98,11 @@ def put(question: str, answer, *parts) -> None:
     """Store a (JSON) answer and write the cache file atomically; a cache that cannot be written is skipped."""
     if _PATH is None:
         return
-    _entries()[_key(question, *parts)] = answer
+    entries, key = _entries(), _key(question, *parts)
+    entries.pop(key, None)  # re-stored answers move to the end: the most recent are kept
+    entries[key] = answer
+    for stale in list(entries)[:-MAX_ENTRIES]:
+        del entries[stale]
     try:
         _PATH.parent.mkdir(parents=True, exist_ok=True)
         handle, staging = tempfile.mkstemp(dir=_PATH.parent, prefix=f".{_PATH.name}.")
