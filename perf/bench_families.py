@@ -129,6 +129,12 @@ def _scialom_ids():
     return _identifiers("Scialom2024", lambda i: any(f"_{d}B" in i or f"_{d}E" in i for d in ff.SCIALOM_DATASETS))()
 
 
+def _scialom_all_store(store):
+    import behaviour_fixtures_families as ff
+
+    return ff.write_store(store, ("Scialom2024",), scialom_datasets=ff.SCIALOM_ALL_DATASETS)
+
+
 #: family -> (fixture files writer(store) -> {file: sha1}, weights writer(torch_home) -> path, identifiers)
 FAMILIES = {
     "Geirhos2021colour": (_geirhos_colour, _seeded,
@@ -149,6 +155,8 @@ FAMILIES = {
                        "Lonnqvist2024_InlabNoInstructionsBehavioralAccuracyDistance",
                        "Lonnqvist2024_EngineeringAccuracy")),
     "Scialom2024": (_families_store("Scialom2024"), _weights("scialom_prototypes"), _scialom_ids),
+    # the "whole family": all 44 benchmarks on all 22 data sets (72 to 216 images each)
+    "Scialom2024-all": (_scialom_all_store, _weights("scialom_prototypes"), _identifiers("Scialom2024")),
     "Kato2026": (_module_store("behaviour_fixtures_kato"), _kato_weights, _identifiers("Kato2026")),
     "Maniquet2024": (_module_store("behaviour_fixtures_maniquet"), _seeded,
                      ("Maniquet2024-confusion_similarity", "Maniquet2024-tasks_consistency")),

@@ -194,9 +194,14 @@ SCIALOM_LABELS = ("Banana", "Beanie", "Binoculars", "Boot", "Bowl", "Cup", "Glas
                   "Shovel", "Truck")
 #: fixture data sets: two conditions and the phosphene composite (here of rgb, contours and phosphenes-12 only)
 SCIALOM_DATASETS = ("rgb", "phosphenes-12", "phosphenes-all")
+#: all 22 of Brain-Score's (perf/bench_families.py's whole family): those three first, so their draws are unchanged
+SCIALOM_PERCENTAGES = ("12", "16", "21", "27", "35", "46", "59", "77", "100")
+SCIALOM_ALL_DATASETS = SCIALOM_DATASETS + ("contours", "segments-all") + tuple(
+    f"{rendering}-{p}" for rendering in ("phosphenes", "segments") for p in SCIALOM_PERCENTAGES
+    if f"{rendering}-{p}" != "phosphenes-12")
 #: simulated human accuracy and how visible the object is, per rendering
-_SCIALOM_ACCURACY = {"RGB": 0.9, "contours": 0.7, "phosphenes": 0.5}
-_SCIALOM_STRENGTH = {"RGB": 1.0, "contours": 0.7, "phosphenes": 0.45}
+_SCIALOM_ACCURACY = {"RGB": 0.9, "contours": 0.7, "phosphenes": 0.5, "segments": 0.55}
+_SCIALOM_STRENGTH = {"RGB": 1.0, "contours": 0.7, "phosphenes": 0.45, "segments": 0.5}
 
 
 def _scialom_images(rng, group, percentage, first, per_label):
@@ -224,11 +229,13 @@ def scialom2024(dataset, seed=0, per_label=2, subjects=5):
     rendering, so rgb's trials come from both groups and a composite's from its own group only (upstream's data test
     has 25 subjects in a composite and the same ``condition`` values in its stimulus set and its trials: the
     packaging's ``subject_group == 'RGB'`` rows do not exist). A composite's ``condition`` is thus one value."""
-    rng = np.random.default_rng(seed + 30 + SCIALOM_DATASETS.index(dataset))
-    if dataset == "phosphenes-all":
-        parts = [("RGB", "RGB"), ("contours", "contours"), ("phosphenes", "12")]
+    rng = np.random.default_rng(seed + 30 + SCIALOM_ALL_DATASETS.index(dataset))
+    rendering, _, percentage = dataset.partition("-")
+    composite = percentage == "all"
+    if composite:
+        parts = [("RGB", "RGB"), ("contours", "contours"), (rendering, "12")]
     else:
-        parts = [("RGB", "RGB")] if dataset == "rgb" else [("phosphenes", "12")]
+        parts = {"rgb": [("RGB", "RGB")], "contours": [("contours", "contours")]}.get(dataset, [(rendering, percentage)])
     rows, pngs, groups = [], {}, []
     for group, percentage in parts:
         part, images = _scialom_images(rng, group, percentage, len(rows), per_label)
@@ -236,8 +243,7 @@ def scialom2024(dataset, seed=0, per_label=2, subjects=5):
         pngs.update(images)
         groups += [group] * len(part)
     stimuli = pd.DataFrame(rows)
-    stimuli.insert(len(stimuli.columns) - 1, "condition",
-                   "phosphenes" if dataset == "phosphenes-all" else stimuli["percentage_elements"])
+    stimuli.insert(len(stimuli.columns) - 1, "condition", rendering if composite else stimuli["percentage_elements"])
     trials = []
     for subject in range(subjects):
         skill = rng.uniform(0.7, 1.1)
@@ -245,10 +251,12 @@ def scialom2024(dataset, seed=0, per_label=2, subjects=5):
             row, group = stimuli.iloc[i], groups[i]
             right = rng.random() < min(_SCIALOM_ACCURACY[group] * skill, 0.98)
             answer = row.truth if right else SCIALOM_LABELS[int(rng.integers(0, 12))]
-            subject_group = "segments" if dataset == "rgb" and subject % 2 else "phosphenes"
+            # rgb and contours: both groups; a rendering's conditions and composite: its own group
+            shared = dataset in ("rgb", "contours")
+            subject_group = ("segments" if subject % 2 else "phosphenes") if shared else rendering
             trials.append(dict(subject=f"{subject + 1}", subject_group=subject_group, visual_degrees=8,
                                image_duration=200, is_correct=answer == row.truth, subject_answer=answer,
-                               condition=subject_group if dataset == "phosphenes-all" else str(row.percentage_elements),
+                               condition=subject_group if composite else str(row.percentage_elements),
                                percentage_elements=str(row.percentage_elements),
                                stimulus_id=int(row.stimulus_id), truth=row.truth))
     trials = pd.DataFrame(trials)
@@ -256,7 +264,7 @@ def scialom2024(dataset, seed=0, per_label=2, subjects=5):
     return _assembly(trials["subject_answer"].to_numpy(object), coords, f"Scialom2024_{dataset}"), stimuli, pngs
 
 
-def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
+def write_store(root, families=FAMILIES, seed: int = 0, scialom_datasets=SCIALOM_DATASETS) -> dict:
     """Write the fixture files into ``root`` under their real object names; object name → sha1."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -295,7 +303,7 @@ def write_store(root, families=FAMILIES, seed: int = 0) -> dict:
                 _write_nc(array, root / name, True)
                 written.append(name)
         elif family == "Scialom2024":
-            for dataset in SCIALOM_DATASETS:
+            for dataset in scialom_datasets:
                 array, table, images = scialom2024(dataset, seed)
                 name = f"assy_Scialom2024_{dataset}.nc"
                 _write_nc(array, root / name, True)

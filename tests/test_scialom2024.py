@@ -66,7 +66,8 @@ def test_one_label_task_per_stimulus_set():
 
 def test_all_44_plan_one_extraction_and_one_task_per_stimulus_set(tmp_path):
     """The workflow's plan for every Scialom2024 benchmark (a dry run: nothing fetched): 22 stimulus sets, each
-    fetched, extracted and labelled once; the 20 engineering accuracies read the stimulus sets, no human data."""
+    fetched, extracted and labelled once; the 20 engineering accuracies read the stimulus sets, no human data. The
+    22 folders' activations are one job on 2 cores (the model loaded once), four on 8 (as many as run at once)."""
     import re
 
     import yaml
@@ -78,14 +79,22 @@ def test_all_44_plan_one_extraction_and_one_task_per_stimulus_set(tmp_path):
     config.update(models=["alexnet"], benchmarks=ids)
     config["data"] = {**(config.get("data") or {}), "cache_dir": str(tmp_path / "cache")}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    run = snakemake(tmp_path, tmp_path / "config.yaml", [f"results/alexnet/{i}.json" for i in ids],
-                    args=("-n", "--quiet", "rules"))
-    assert run.returncode == 0, run.stderr[-3000:]
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", run.stdout + run.stderr, re.M))
-    assert {rule: int(counts[rule]) for rule in ("fetch_stimuli", "activations", "behaviour_task", "stimulus_target",
-                                                 "prepare_behaviour", "fit_fold", "score")} == {
-        "fetch_stimuli": 22, "activations": 22, "behaviour_task": 22, "stimulus_target": 20,
-        "prepare_behaviour": 22, "fit_fold": 44, "score": 44}
+    for cores, extraction_jobs in ((2, 1), (8, 4)):
+        run = snakemake(tmp_path, tmp_path / "config.yaml", [f"results/alexnet/{i}.json" for i in ids],
+                        args=("-n", "--cores", str(cores)))
+        assert run.returncode == 0, run.stderr[-3000:]
+        text = run.stdout + run.stderr
+        counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
+        assert {rule: int(counts[rule]) for rule in ("fetch_stimuli", "behaviour_task", "stimulus_target",
+                                                     "prepare_behaviour", "fit_fold", "score")} == {
+            "fetch_stimuli": 22, "behaviour_task": 22, "stimulus_target": 20, "prepare_behaviour": 22,
+            "fit_fold": 44, "score": 44}
+        extractions = re.findall(r"^rule (activations\w*):\n(?:.*\n)*?    output: (.+)$", text, re.M)
+        assert len(extractions) == extraction_jobs and "activations" not in counts
+        folders = [{Path(path).parent.name for path in outputs.split(", ")} for _, outputs in extractions]
+        assert sorted(len(f) for f in folders) == sorted([22 // extraction_jobs + (k < 22 % extraction_jobs)
+                                                          for k in range(extraction_jobs)])
+        assert set().union(*folders) == {b.family.stimulus_set for b in map(benchmarks.parse, ids)}
 
 
 def test_labels_map_to_imagenet():

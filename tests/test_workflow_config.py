@@ -99,6 +99,36 @@ def test_missing_layers_of_a_folder_are_extracted_together():
     assert layer_set_rule(["a/m/S/l1.nc"]) != layer_set_rule(["a/m/S/l1.nc", "a/m/S/l3.nc"])
 
 
+def test_a_behavioural_papers_folders_are_extracted_together():
+    """Folders that share a group key (a behavioural paper's stimulus sets) are one job per model, split into as
+    many jobs as run at once; ungrouped folders keep their own; a single missing file stays the per-layer rule's."""
+    folders = {("m", f"S{k}"): [f"a/m/S{k}/l1.nc"] for k in range(5)}
+    folders[("m", "N")] = ["a/m/N/l1.nc"]  # a neural folder: no group
+    folders[("p", "S0")] = ["a/p/S0/pixels.nc"]  # another model: its own job, even in the same group
+    groups = {folder: ("paper" if folder[1].startswith("S") else None) for folder in folders}
+    on_disk = {"a/m/S3/l1.nc"}
+    assert missing_layer_sets(folders, on_disk.__contains__, groups) == [
+        ["a/m/S0/l1.nc", "a/m/S1/l1.nc", "a/m/S2/l1.nc", "a/m/S4/l1.nc"]]
+    assert missing_layer_sets(folders, on_disk.__contains__, groups, jobs_at_once=2) == [
+        ["a/m/S0/l1.nc", "a/m/S2/l1.nc"], ["a/m/S1/l1.nc", "a/m/S4/l1.nc"]]
+    # more jobs at once than folders: a folder each, and a folder's single missing layer is the per-layer rule's
+    assert missing_layer_sets(folders, on_disk.__contains__, groups, jobs_at_once=8) == []
+    assert missing_layer_sets(folders, on_disk.__contains__) == []  # no groups: per folder, as before
+
+
+def test_extraction_groups_are_behavioural_papers_except_the_large_sets():
+    from brainpipe import benchmarks
+    from brainpipe.pipeline.workflow_config import extraction_group
+
+    family = lambda identifier: benchmarks.load(identifier, {}).family
+    assert extraction_group(family("Geirhos2021colour-top1")) == "built-in (brainpipe.benchmarks.geirhos2021)"
+    assert extraction_group(family("Scialom2024_rgbBehavioralAccuracyDistance")) == \
+        extraction_group(family("Scialom2024_segments-allBehavioralErrorConsistency"))
+    assert extraction_group(family("MajajHong2015public.IT-pls")) is None  # neural
+    assert extraction_group(family("ImageNet-C-noise-top1")) is None  # 750,000 images: a job per set
+    assert extraction_group(family("ObjectNet-top1")) is None
+
+
 def test_layer_set_plans_outlive_the_files_appearing(tmp_path):
     """A cluster job re-reads the workflow when some layer files may exist: it defines its rule from the plan the
     main process saved, which is removed once all of its files exist."""

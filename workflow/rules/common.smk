@@ -16,8 +16,9 @@ from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
 from brainpipe.models.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
-                                                check_config_structure, layer_set_rule, layers_for_sweep, library_code,
-                                                load_layer_sets, load_registry, missing_layer_sets, save_layer_sets)
+                                                check_config_structure, extraction_group, layer_set_rule, layers_for_sweep,
+                                                library_code, load_layer_sets, load_registry, missing_layer_sets,
+                                                save_layer_sets)
 
 CONFIG_SCHEMA = REPOSITORY / "workflow/schemas/config.schema.yaml"  # REPOSITORY: the Snakefile's folder
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -311,10 +312,9 @@ def train_test_target_train(wildcards):
     return f"results/assemblies/{b.family.train_dataset}/{b.region}-{timing(b)}/target.nc"
 
 
-def grid_layer_files():
-    """{(model, stimulus folder): its layer files} for every model of the grid and every stimulus folder it sees
-    (fitting sets included); the layers are model_layers', independent of the grid's benchmarks."""
-    folders = {}
+def grid_folders():
+    """(model, stimulus folder, the benchmark that shows it) for every model of the grid and every stimulus folder
+    it sees (fitting, train and session sets included)."""
     for m in config["models"]:
         for identifier in config["benchmarks"]:
             b = get_benchmark(identifier)
@@ -324,11 +324,26 @@ def grid_layer_files():
             if b.family.train_dataset:  # a train/test family's train stimuli
                 keys.append(stimuli_key(m, b, b.family.train_stimulus_set))
             keys += [stimuli_key(m, get_benchmark(s)) for s in b.family.sessions]  # each session's (Cowley2026)
-            for key in keys:
-                if (m, key) not in folders:
-                    layers = model_layers(m, key.split("--target")[0])
-                    folders[(m, key)] = [layer_file(m, key, layer) for layer in layers]
+            yield from ((m, key, b) for key in keys)
+
+
+def grid_layer_files():
+    """{(model, stimulus folder): its layer files} of the grid; the layers are model_layers', independent of the
+    grid's benchmarks."""
+    folders = {}
+    for m, key, _ in grid_folders():
+        if (m, key) not in folders:
+            folders[(m, key)] = [layer_file(m, key, layer) for layer in model_layers(m, key.split("--target")[0])]
     return folders
+
+
+def extraction_groups():
+    """{(model, stimulus folder): the key of the folders extracted together with it, or None}: a behavioural
+    paper's folders share one (workflow_config.extraction_group)."""
+    groups = {}
+    for m, key, b in grid_folders():
+        groups[(m, key)] = groups.get((m, key)) or extraction_group(b.family)
+    return groups
 
 
 def grid_activations():
@@ -347,7 +362,11 @@ def layer_sets():
         return load_layer_sets(LAYER_SET_PLANS)
     # a temporal model's layers are written by activations_temporal (temporal.smk), one rule per layer
     static = {folder: files for folder, files in grid_layer_files().items() if not is_temporal_model(folder[0])}
-    sets = missing_layer_sets(static, os.path.exists)
+    # extraction jobs take 2 threads: as many grouped jobs as run at once (none grouped across folders where the
+    # cores are not given, e.g. a cluster run, whose jobs each have a node)
+    cores = workflow._cores
+    groups = extraction_groups() if isinstance(cores, int) else None
+    sets = missing_layer_sets(static, os.path.exists, groups, max(1, (cores or 2) // 2))
     save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
     return sets
 
@@ -363,11 +382,15 @@ def activations_rules():
                               "logs/activations/{model}/{stimuli}/{layer}.log",
                               "logs/timing/activations/{model}/{stimuli}/{layer}.tsv")]
     for outputs in layer_sets():
-        model_name, stimuli = Path(outputs[0]).parts[2:4]  # results/activations/<model>/<stimuli>/<layer>.nc
-        rules_.append(ActivationsRule(layer_set_rule(outputs), stimuli_path(stimuli), outputs,
-                                      lambda wildcards, folder=(model_name, stimuli): folder,
-                                      f"logs/activations/{model_name}/{stimuli}.log",
-                                      f"logs/timing/activations/{model_name}/{stimuli}.tsv"))
+        # results/activations/<model>/<stimuli>/<layer>.nc; a set may span a behavioural paper's stimulus folders
+        model_name = Path(outputs[0]).parts[2]
+        folders = sorted({Path(output).parts[3] for output in outputs})
+        name = layer_set_rule(outputs)
+        logged_as = folders[0] if len(folders) == 1 else name
+        rules_.append(ActivationsRule(name, [stimuli_path(stimuli) for stimuli in folders], outputs,
+                                      lambda wildcards, folder=(model_name, folders[0]): folder,
+                                      f"logs/activations/{model_name}/{logged_as}.log",
+                                      f"logs/timing/activations/{model_name}/{logged_as}.tsv"))
     return rules_
 
 

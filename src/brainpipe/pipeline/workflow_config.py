@@ -506,17 +506,49 @@ def use_library_in_jobs(library):
 # main Snakemake process plans; a cluster job re-reads the workflow later, when some of those files may exist, so
 # the main process saves each set as a plan that job processes define their rules from.
 
-def missing_layer_sets(folders, exists):
-    """The missing layer files of each activations folder that misses more than one, as sorted lists.
+def missing_layer_sets(folders, exists, groups=None, jobs_at_once=1):
+    """The missing layer files that one job each writes together, as sorted lists: per activations folder, or, for
+    folders that ``groups`` puts together (:func:`extraction_group`), per model × group, split into at most
+    ``jobs_at_once`` jobs (as many as can run at once: on 8 cores four extraction jobs still run side by side); only
+    sets of more than one file (a single missing file is the per-layer rule's).
 
-    folders: {(model, stimuli): [layer file, ...]} the grid needs; exists: path -> bool.
+    folders: {(model, stimuli): [layer file, ...]} the grid needs; exists: path -> bool; groups: {(model, stimuli):
+    group key or None}.
     """
-    sets = []
-    for files in folders.values():
-        missing = sorted({file for file in files if not exists(file)})
-        if len(missing) > 1:
+    sets, grouped = [], {}
+    for folder, files in folders.items():
+        missing = {file for file in files if not exists(file)}
+        group = (groups or {}).get(folder)
+        if group is None:
             sets.append(missing)
-    return sets
+        elif missing:
+            grouped.setdefault((folder[0], group), {})[folder] = missing
+    for members in grouped.values():
+        ordered = sorted(members)
+        parts = min(len(ordered), max(1, jobs_at_once))
+        sets += [set().union(*(members[folder] for folder in ordered[k::parts])) for k in range(parts)]
+    return [sorted(missing) for missing in sets if len(missing) > 1]
+
+
+#: behavioural modules whose stimulus sets are large (ImageNet's and ObjectNet's 50,000 images, ImageNet-C's 750,000
+#: to 1,000,000 a category): a job per stimulus set, as for neural families (listed here, not in the modules: a
+#: module's text is its families' fingerprint, and editing it would rerun their jobs)
+LARGE_STIMULUS_SET_MODULES = ("brainpipe.benchmarks.imagenet", "brainpipe.benchmarks.imagenet_c",
+                              "brainpipe.benchmarks.objectnet")
+
+
+def extraction_group(family):
+    """The key under which a model's missing layer files of ``family``'s stimulus folders are extracted in one job
+    (the model loaded once, one process), or None (a job per stimulus folder).
+
+    A behavioural paper's stimulus sets (the families of one module, config entry or plugin: ``Family.origin``) are
+    small, hundreds to a few thousand images each (Geirhos2021's raw and on-screen sets, Scialom2024's 20
+    conditions, Malania2007's 19 sets): there a job's fixed cost, importing torch and torchvision and reading the
+    weights (≈3 s on a CPU), is most of its time, so they share one. ``LARGE_STIMULUS_SET_MODULES`` and every neural
+    family keep a job per stimulus folder: parallel, and each within a cluster job's runtime."""
+    if not family.is_behavioural or family.origin in {f"built-in ({m})" for m in LARGE_STIMULUS_SET_MODULES}:
+        return None
+    return family.origin
 
 
 def layer_set_rule(outputs):
