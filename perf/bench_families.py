@@ -155,7 +155,8 @@ FAMILIES = {
                        "Lonnqvist2024_InlabNoInstructionsBehavioralAccuracyDistance",
                        "Lonnqvist2024_EngineeringAccuracy")),
     "Scialom2024": (_families_store("Scialom2024"), _weights("scialom_prototypes"), _scialom_ids),
-    # the issue's "whole family": all 44 benchmarks on all 22 data sets (72 to 216 images each)
+    # the issue's "whole family": all 44 benchmarks on all 22 data sets (24 images, 72 for a composite: half of
+    # the real sets, 12 categories × 4 objects)
     "Scialom2024-all": (_scialom_all_store, _weights("scialom_prototypes"), _identifiers("Scialom2024")),
     "Kato2026": (_module_store("behaviour_fixtures_kato"), _kato_weights, _identifiers("Kato2026")),
     "Maniquet2024": (_module_store("behaviour_fixtures_maniquet"), _seeded,
@@ -208,11 +209,14 @@ def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm"):
             "scores": {i: json.loads((work / "results" / "alexnet" / f"{i}.json").read_text())["score"] for i in ids}}
 
 
-def run_brainscore(folder: Path, ids, tool, bsref):
+def run_brainscore(folder: Path, ids, tool, bsref, result_caching=False):
     from make_behaviour_families_reference import SHIM
 
     env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1",
                TORCH_HOME=str(folder / "torch_home"), BRAINIO_HOME=str(folder / "brainio"))
+    if result_caching:  # Brain-Score's default for its users: activations stored on disk per model × stimulus set
+        env["RESULTCACHING_DISABLE"] = ""  # set, so the tool's setdefault("1") keeps it; "" disables nothing
+        env["RESULTCACHING_HOME"] = str(folder / "result_caching")  # empty: cold
     driver = folder / "driver.py"
     driver.write_text(DRIVER)
     cpu, start = children_cpu(), time.perf_counter()
@@ -233,6 +237,9 @@ def main():
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--no-brainscore", action="store_true", help="time brainpipe only")
     parser.add_argument("--json", help="write the figures here too")
+    parser.add_argument("--brainscore-caching", action="store_true",
+                        help="run Brain-Score with its result_caching on (its users' default; an empty store), not "
+                             "disabled as the fidelity references run it")
     parser.add_argument("--user-cache", choices=("warm", "empty"), default="warm",
                         help="the per-user parse cache (layer names, weights checks): warm as after any earlier "
                              "brainpipe run (default), or empty as on brainpipe's very first run (+≈3 s: torch)")
@@ -260,7 +267,7 @@ def main():
         row["brainpipe"] = run_brainpipe(folder, ids, sums, weights, args.cores, args.user_cache)
         row["load_between"] = load()
         if not args.no_brainscore:
-            row["brainscore"] = run_brainscore(folder, ids, args.tool, args.bsref)
+            row["brainscore"] = run_brainscore(folder, ids, args.tool, args.bsref, args.brainscore_caching)
         row["load_after"] = load()
         ours, theirs = row["brainpipe"], row.get("brainscore")
         print(f"\n== {family}: {len(ids)} benchmark(s), {len(sums)} fixture files; load {row['load_before']} -> "

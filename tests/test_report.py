@@ -233,3 +233,13 @@ def test_neural_benchmark_named_without_region_stays_under_its_region():
     assert table.loc["m", "V1 (mean)"] == pytest.approx(0.5)
     assert table.loc["m", "behavior (mean)"] == pytest.approx(0.3)  # not V1's mean folded into behaviour
     assert table.loc["m", "average"] == pytest.approx(0.4)
+
+
+def test_a_sweep_without_any_score_names_no_best_layer():
+    """Every layer's score null (a NaN ceiling): the page says nothing about a best layer, and does not fail."""
+    headlines = [headline("net", IT, None, layer="features.12", sweep={"features.7": None, "features.12": None},
+                          best_layer=None),
+                 headline("net", V4, 0.2, layer="features.7", sweep={"features.7": 0.2, "features.12": None})]
+    table = report.leaderboard(headlines, {}, models=["net"], benchmarks=[V4, IT])
+    page = report.leaderboard_html(table, headlines, {})
+    assert page.count("best of 2") == 1 and "best of 2: features.7 (0.200" in page

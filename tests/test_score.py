@@ -71,3 +71,14 @@ def test_temporal_per_bin():
 def test_fold_summary():
     assert fold_summary({"value": 0.3}) == 0.3
     assert fold_summary({"values": [1, 2, float("nan"), 10]}) == 2
+
+
+def test_best_layer_of_a_sweep_passes_over_layers_without_a_score():
+    """A sweep where some layers' ceiling is NaN (score null, Cadena2017-mask): the best of the scored ones; the
+    first of equal ones; None where no layer has a score (max over None raised TypeError before)."""
+    from brainpipe.pipeline.headline import best_layer
+
+    assert best_layer({"a": 0.2, "b": None, "c": 0.5, "d": float("nan")}) == "c"
+    assert best_layer({"a": 0.5, "b": 0.5}) == "a"
+    assert best_layer({"a": None, "b": float("nan")}) is None
+    assert best_layer({"a": -0.1}) == "a"

@@ -30,6 +30,7 @@ rule score:
     output:
         "results/{model}/{benchmark}.json",
     params:
+        code=library_code("pipeline/headline"),
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
         model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),

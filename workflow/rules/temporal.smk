@@ -220,6 +220,7 @@ rule score_ost:
     output:
         "results/{model}/{benchmark}.json",
     params:
+        code=library_code("pipeline/headline"),
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
         data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,

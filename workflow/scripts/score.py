@@ -1,6 +1,7 @@
 """The headline score of a model on a benchmark: the committed layer's score, plus provenance."""
 
 from brainpipe.io import read_json, write_json
+from brainpipe.pipeline.headline import best_layer
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.provenance import versions
 
@@ -14,7 +15,7 @@ with logged(snakemake.log[0], "score"):
     result["data"] = p.data  # which recordings (public or private split) and the benchmark's settings
     if len(per_layer) > 1:
         result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
-        result["best_layer"] = max(per_layer, key=lambda layer: per_layer[layer]["score"])
+        result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score
     result["versions"] = versions()
     write_json(result, snakemake.output[0])
     score = result["score"]  # null where the ceiling is NaN (Cadena2017-mask, as Brain-Score's)

@@ -2,6 +2,7 @@
 static model."""
 
 from brainpipe.io import read_json, write_json
+from brainpipe.pipeline.headline import best_layer
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.provenance import versions
 
@@ -11,11 +12,8 @@ with logged(snakemake.log[0], "score_ost"):
     result = dict(per_layer[p.committed], layer=p.committed, model_spec=p.model_spec, data=p.data)
     result.update(p.benchmark_info)
     if len(per_layer) > 1:
-        scored = {layer: r["score"] for layer, r in per_layer.items()}
-        result["sweep"] = scored
-        finite = {layer: s for layer, s in scored.items() if s is not None}
-        if finite:
-            result["best_layer"] = max(finite, key=finite.get)
+        result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
+        result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score (a static model)
     result["versions"] = versions()
     write_json(result, snakemake.output[0])
     shown = "NaN" if result["score"] is None else f"{result['score']:.4f}"

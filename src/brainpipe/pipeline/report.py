@@ -15,6 +15,7 @@ import pandas as pd
 
 from brainpipe import benchmarks as bench
 from brainpipe.benchmarks.base import METRICS as NEURAL_METRICS, split_of
+from .headline import best_layer
 from .workflow_config import layers_for_sweep
 
 SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
@@ -411,9 +412,9 @@ def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", 
             # a score JSON with "error": null (a single-shot metric) says "n/a", not nothing or "± 0"
             text = _fmt(score) + _error_span(h.get("error"), missing="n/a" if h and h.get("error") is None else "")
             detail = f"layer {e(str(h.get('layer', '?')))}"
-            if h.get("sweep"):
-                best_layer = h.get("best_layer") or max(h["sweep"], key=lambda k: h["sweep"][k])
-                detail += f"<br>best of {len(h['sweep'])}: {e(best_layer)} ({_fmt(h['sweep'][best_layer])})"
+            top_layer = h.get("best_layer") or (best_layer(h["sweep"]) if h.get("sweep") else None)
+            if top_layer is not None:  # (no layer of a sweep has a score: nothing to name)
+                detail += f"<br>best of {len(h['sweep'])}: {e(top_layer)} ({_fmt(h['sweep'][top_layer])})"
             tooltip = f"raw {_fmt(h.get('raw'))}, ceiling {_fmt(h.get('ceiling'))}" + (
                 f"; score = {h['formula']}" if h.get("formula") else "")
             weight = " class='top'" if best[b] == model else ""
