@@ -145,6 +145,23 @@ def test_rajalingham2018_equals_library_on_the_downloaded_files(scored):
     assert result["error"] == pytest.approx(np.std(r_k / np.sqrt(c_k)), abs=1e-12)
 
 
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
+def test_one_job_extracts_a_papers_folders_and_a_second_run_does_nothing(scored, torch_home):
+    """Geirhos2021colour's raw images (top-1) and its images on screen (error consistency) are one activations job
+    (alexnet loaded once). Snakemake records both folders as the input of each file that job wrote: a second run
+    must still find every file up to date (the per-layer rule, with one folder as input, would extract it again)."""
+    logs = [log.read_text() for log in (scored["work"] / "logs/activations/alexnet").glob("activations_layers_*.log")]
+    together = [text for text in logs if "Geirhos2021_colour: layers" in text
+                and "Geirhos2021_colour--target8.00--source3.00: layers" in text]
+    assert len(together) == 1, logs
+    folder = scored["work"].parent
+    targets = [f"results/alexnet/{b}.json" for b in (RAJALINGHAM, EC, TOP1)]
+    run, requests, _ = run_workflow(folder, folder / "store", scored["sums"], [RAJALINGHAM, EC, TOP1], targets,
+                                    torch_home)
+    assert run.returncode == 0 and "Nothing to be done" in run.stdout + run.stderr, run.stderr[-5000:]
+    assert requests == []
+
+
 def geirhos_labels(scored, stimuli: str) -> xr.DataArray:
     """The model's 16-way labels recomputed from its logits; equal to the workflow's label task output."""
     logits = activations(scored, stimuli, "classifier.6")

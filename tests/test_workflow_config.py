@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from brainpipe.pipeline.workflow_config import (ConfigError, architecture_layers, check_config, layer_set_rule, layers_for_sweep,
-                                                leaf_layers, load_layer_sets, missing_layer_sets, save_layer_sets)
+                                                leaf_layers, load_layer_sets, missing_layer_sets, plan_layer_sets)
 
 ALEXNET_LAYERS = {"V1": "features.2", "V2": "features.7", "V4": "features.7", "IT": "features.12"}
 BASE = {
@@ -131,14 +131,37 @@ def test_extraction_groups_are_behavioural_papers_except_the_large_sets():
 
 def test_layer_set_plans_outlive_the_files_appearing(tmp_path):
     """A cluster job re-reads the workflow when some layer files may exist: it defines its rule from the plan the
-    main process saved, which is removed once all of its files exist."""
+    main process saved; the main process's next start removes the plans of finished sets within one folder."""
     plans = tmp_path / "plans"
-    sets = [["m/S/l1.nc", "m/S/l3.nc"], ["m/T/l1.nc", "m/T/l2.nc"]]
-    save_layer_sets(plans, sets, lambda path: False)
-    assert sorted(load_layer_sets(plans)) == sorted(sets)
+    folders = {("m", "S"): ["m/S/l1.nc", "m/S/l3.nc"], ("m", "T"): ["m/T/l1.nc", "m/T/l2.nc"]}
+    sets = plan_layer_sets(plans, folders, lambda path: False)
+    assert sorted(load_layer_sets(plans)) == sorted(sets) == [["m/S/l1.nc", "m/S/l3.nc"], ["m/T/l1.nc", "m/T/l2.nc"]]
     assert {p.stem for p in plans.iterdir()} == {layer_set_rule(files) for files in sets}
-    save_layer_sets(plans, [], lambda path: path.startswith("m/S/"))  # the first job has finished
-    assert load_layer_sets(plans) == [["m/T/l1.nc", "m/T/l2.nc"]]
+    on_disk = lambda path: path.startswith("m/S/")  # the first job has finished
+    assert plan_layer_sets(plans, folders, on_disk) == [["m/T/l1.nc", "m/T/l2.nc"]] == load_layer_sets(plans)
+
+
+def test_a_set_across_folders_keeps_its_files_after_they_are_written(tmp_path):
+    """The job of a set across a paper's folders has all of them as input, and Snakemake records that list with each
+    file: the plan stays while its files exist (the per-layer rule, one folder as input, would extract them again);
+    new missing files are planned apart from it; once none of its files exists it goes."""
+    plans = tmp_path / "plans"
+    folders = {("m", "A"): ["m/A/l1.nc"], ("m", "B"): ["m/B/l1.nc"]}
+    groups = {("m", "A"): "paper", ("m", "B"): "paper"}
+    on_disk = set()
+    first = plan_layer_sets(plans, folders, on_disk.__contains__, groups)
+    assert first == [["m/A/l1.nc", "m/B/l1.nc"]]
+    on_disk |= {"m/A/l1.nc", "m/B/l1.nc"}  # the job ran
+    assert plan_layer_sets(plans, folders, on_disk.__contains__, groups) == first == load_layer_sets(plans)
+    # the paper's third folder and a sweep layer added: a new set of its own; the written files keep theirs
+    folders = {("m", "A"): ["m/A/l1.nc", "m/A/l2.nc"], ("m", "B"): ["m/B/l1.nc"], ("m", "C"): ["m/C/l1.nc"]}
+    groups[("m", "C")] = "paper"
+    assert plan_layer_sets(plans, folders, on_disk.__contains__, groups) == first + [["m/A/l2.nc", "m/C/l1.nc"]]
+    on_disk.discard("m/B/l1.nc")  # one file deleted: its set's job writes both again
+    assert first[0] in plan_layer_sets(plans, folders, on_disk.__contains__, groups)
+    on_disk.clear()  # none left: planned afresh from what is missing
+    assert plan_layer_sets(plans, folders, on_disk.__contains__, groups, jobs_at_once=1) == [
+        ["m/A/l1.nc", "m/A/l2.nc", "m/B/l1.nc", "m/C/l1.nc"]] == load_layer_sets(plans)
 
 
 def test_library_code_fingerprint_follows_module_content():

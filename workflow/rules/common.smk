@@ -17,8 +17,7 @@ from brainpipe.models.model_sources import model_definition, model_provenance, s
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
                                                 check_config_structure, extraction_group, layer_set_rule, layers_for_sweep,
-                                                library_code, load_layer_sets, load_registry, missing_layer_sets,
-                                                save_layer_sets)
+                                                library_code, load_layer_sets, load_registry, plan_layer_sets)
 
 CONFIG_SCHEMA = REPOSITORY / "workflow/schemas/config.schema.yaml"  # REPOSITORY: the Snakefile's folder
 try:  # unknown keys (with the nearest valid one), empty grid, reserved model names, types: one line each
@@ -356,8 +355,9 @@ LAYER_SET_PLANS = Path(".snakemake/brainpipe/activation_layer_sets")
 
 def layer_sets():
     """The sets of layer files that one activations job each writes together (activations.smk): in the main
-    process, every grid folder's missing layers when more than one is missing (saved as plans); in a cluster job,
-    the saved plans, since files may have appeared since the main process planned."""
+    process, every grid folder's missing layers when more than one is missing, a behavioural paper's folders
+    together, and the sets across folders written before (workflow_config.plan_layer_sets; saved as plans); in a
+    cluster job, the saved plans, since files may have appeared since the main process planned."""
     if not workflow.is_main_process:
         return load_layer_sets(LAYER_SET_PLANS)
     # a temporal model's layers are written by activations_temporal (temporal.smk), one rule per layer
@@ -366,9 +366,7 @@ def layer_sets():
     # cores are not given, e.g. a cluster run, whose jobs each have a node)
     cores = workflow._cores
     groups = extraction_groups() if isinstance(cores, int) else None
-    sets = missing_layer_sets(static, os.path.exists, groups, max(1, (cores or 2) // 2))
-    save_layer_sets(LAYER_SET_PLANS, sets, os.path.exists)
-    return sets
+    return plan_layer_sets(LAYER_SET_PLANS, static, os.path.exists, groups, max(1, (cores or 2) // 2))
 
 
 ActivationsRule = namedtuple("ActivationsRule", "name input output folder log benchmark")

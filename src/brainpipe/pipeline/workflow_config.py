@@ -504,7 +504,10 @@ def use_library_in_jobs(library):
 # model × stimulus folder are missing at once (a fresh grid, a sweep added), one job writes them all in a single
 # forward pass: activations.smk defines a rule for that set of files. The set depends on what is on disk when the
 # main Snakemake process plans; a cluster job re-reads the workflow later, when some of those files may exist, so
-# the main process saves each set as a plan that job processes define their rules from.
+# the main process saves each set as a plan that job processes define their rules from. A set may span a behavioural
+# paper's stimulus folders (extraction_group); its job's input is then all of those folders, and Snakemake records
+# that list with each file it wrote: such a plan is kept while its files exist, so that they keep that job as their
+# producer (the per-layer rule's input is one folder, and Snakemake's input trigger would extract them again).
 
 def missing_layer_sets(folders, exists, groups=None, jobs_at_once=1):
     """The missing layer files that one job each writes together, as sorted lists: per activations folder, or, for
@@ -558,30 +561,40 @@ def layer_set_rule(outputs):
     return f"activations_layers_{digest}"
 
 
-def save_layer_sets(folder, sets, exists):
-    """Save each set of layer files to extract together as ``folder/<rule name>.json`` (for cluster jobs); remove
-    the plans whose files all exist (their job has finished)."""
+def plan_layer_sets(folder, folders, exists, groups=None, jobs_at_once=1):
+    """In the main process: the sets of layer files to extract together, saved as ``folder/<rule name>.json`` for
+    cluster jobs; exactly these plans remain in ``folder``.
+
+    A saved plan that spans stimulus folders and has any of its files on disk is kept (its files keep the job that
+    wrote them, with its list of input folders; if some are missing, that job writes them all again); the missing
+    files no kept plan covers are grouped afresh (:func:`missing_layer_sets`, same arguments); every other plan (a
+    finished set within one folder, a set never run) is removed.
+    """
     import json
     import os
 
     folder = Path(folder)
+    kept = [files for files in load_layer_sets(folder)
+            if len({Path(file).parent for file in files}) > 1 and any(exists(file) for file in files)]
+    covered = {file for files in kept for file in files}
+    remaining = {key: [file for file in files if file not in covered] for key, files in folders.items()}
+    sets = kept + missing_layer_sets(remaining, exists, groups, jobs_at_once)
     folder.mkdir(parents=True, exist_ok=True)
-    for outputs in sets:
-        plan = folder / f"{layer_set_rule(outputs)}.json"
+    wanted = {f"{layer_set_rule(outputs)}.json": outputs for outputs in sets}
+    for name, outputs in wanted.items():
+        plan = folder / name
         if not plan.exists():
             temporary = plan.with_name(f".{plan.name}.{os.getpid()}.tmp")
             temporary.write_text(json.dumps(sorted(outputs)))
             temporary.replace(plan)  # a job reading plans never sees half a file
     for plan in folder.glob("activations_layers_*.json"):
-        try:
-            if all(exists(file) for file in json.loads(plan.read_text())):
-                plan.unlink()
-        except (OSError, ValueError):  # removed or being replaced by another process: not ours to judge
-            continue
+        if plan.name not in wanted:
+            plan.unlink(missing_ok=True)
+    return sets
 
 
 def load_layer_sets(folder):
-    """Every saved set of layer files (see :func:`save_layer_sets`)."""
+    """Every saved set of layer files (see :func:`plan_layer_sets`)."""
     import json
 
     sets = []
