@@ -259,12 +259,12 @@ def test_whole_vs_disrupted_figure(scored):
     plain pandas on the fixture's trials, and each drop (whole minus disrupted) equal to the model delta in the score
     JSON (Brain-Score's ``get_model_delta``: the numbers the score compared)."""
     from test_report import is_png
-    from brainpipe.pipeline import report
+    from brainpipe.pipeline import figures
 
     scores, work = scored("Baker2022"), scored.work["Baker2022"]
     assert is_png(work / BAKER_FIGURE)
     ids = sorted(i for i in scores if i.startswith("Baker2022"))
-    tables = report.read_condition_tables(
+    tables = figures.read_condition_tables(
         [scores[i] for i in ids],
         [next((work / "results" / "behaviour" / "alexnet").rglob(f"Baker2022_{d}_distortion*.nc"))
          for d in ("normal", "normal", "inverted")],

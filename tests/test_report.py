@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from brainpipe.pipeline import report
+from brainpipe.pipeline import figures, report
 
 V4, IT = "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"
 
@@ -128,12 +128,12 @@ def test_plots_are_png(grid, tmp_path):
     for benchmark, scores in ((V4, [0.1, 0.2, 0.25, 0.2]), (IT, [0.05, 0.1, 0.15, 0.18])):
         results = [{"layer": layer, "score": s, "raw": s, "error": 0.01} for layer, s in zip(order, scores)]
         tables[benchmark] = report.sweep_table(results, committed="features.7", order=order)
-    report.plot_sweep(tables, "net", tmp_path / "sweep_net.png")
+    figures.plot_sweep(tables, "net", tmp_path / "sweep_net.png")
     assert is_png(tmp_path / "sweep_net.png")
     temporal = headline("net", "SyntheticShapes.IT-spantime_pls", 0.1, per_fold=[[0.1, 0.2], [0.3, 0.4]])
-    report.plot_folds(headlines + [temporal], tmp_path / "folds.png")
+    figures.plot_folds(headlines + [temporal], tmp_path / "folds.png")
     assert is_png(tmp_path / "folds.png")
-    assert report.fold_values(temporal) == pytest.approx([0.15, 0.35])
+    assert figures.fold_values(temporal) == pytest.approx([0.15, 0.35])
 
 
 def test_one_recording_counts_once_and_the_split_is_shown():

@@ -9,7 +9,7 @@ import pytest
 import xarray as xr
 
 from brainpipe import benchmarks
-from brainpipe.pipeline import report
+from brainpipe.pipeline import figures, report
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_json, write_json
@@ -83,11 +83,11 @@ def test_score_json_carries_per_condition_tables(scored):
 
 def test_conditions_plot_is_png(scored, tmp_path):
     headlines, _, _ = scored
-    report.plot_conditions(headlines, tmp_path / "c.png", "Geirhos2021_colour", models=["good", "poor"])
+    figures.plot_conditions(headlines, tmp_path / "c.png", "Geirhos2021_colour", models=["good", "poor"])
     assert is_png(tmp_path / "c.png")
     # an error-consistency benchmark alone (no top-1 in the grid) still gives both panels; no tables: a note
-    report.plot_conditions([h for h in headlines if h["benchmark"] == EC], tmp_path / "ec.png", "x")
-    report.plot_conditions([headline("m", EC, 0.1)], tmp_path / "none.png", "x")
+    figures.plot_conditions([h for h in headlines if h["benchmark"] == EC], tmp_path / "ec.png", "x")
+    figures.plot_conditions([headline("m", EC, 0.1)], tmp_path / "none.png", "x")
     assert is_png(tmp_path / "ec.png") and is_png(tmp_path / "none.png")
 
 

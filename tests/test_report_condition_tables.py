@@ -14,7 +14,7 @@ from brainpipe import benchmarks
 from brainpipe.behaviour.accuracy_delta import human_delta, model_delta
 from brainpipe.behaviour.condition_tables import (condition_table, image_type_accuracy_table,
                                                    label_accuracy_table)
-from brainpipe.pipeline import report
+from brainpipe.pipeline import figures, report
 from test_report import is_png
 
 LABELS = np.array(["Banana", "Beanie", "Boot", "Cup"])
@@ -167,7 +167,7 @@ def test_which_benchmarks_get_a_table_and_one_figure_per_parent():
     ("Other.set-7", "7", "Other", ("set", "7")),
 ])
 def test_level_series(dataset, condition, parent, expected):
-    assert report.level_series({"dataset": dataset, "parent": parent}, {"condition": condition}) == expected
+    assert figures.level_series({"dataset": dataset, "parent": parent}, {"condition": condition}) == expected
 
 
 def _row(condition, model, human, std=0.05):
@@ -186,22 +186,22 @@ def test_level_figure_is_png(tmp_path):
         for name, condition in (("rgb", "RGB"), ("contours", "contours")):
             tables.append({"model": m, "parent": "Scialom2024", "metric": "accuracy_distance",
                            "dataset": f"Scialom2024_{name}", "rows": [_row(condition, skill, 0.9)]})
-    report.plot_condition_tables(tables, tmp_path / "levels.png", "Scialom2024", models=["alexnet", "resnet", "x"])
+    figures.plot_condition_tables(tables, tmp_path / "levels.png", "Scialom2024", models=["alexnet", "resnet", "x"])
     assert is_png(tmp_path / "levels.png")
     # nothing to show (a table without rows): a figure saying so, not a failure
-    report.plot_condition_tables([{**tables[0], "rows": []}], tmp_path / "empty.png", "Scialom2024")
+    figures.plot_condition_tables([{**tables[0], "rows": []}], tmp_path / "empty.png", "Scialom2024")
     assert is_png(tmp_path / "empty.png")
 
 
 def test_delta_figure_is_png(tmp_path):
     baker = [{"model": "alexnet", "benchmark": b, "metric": "accuracy_delta", "orientation": "normal",
               "score": 0.4, "rows": [_row("whole", 0.8, 0.9), _row("frankenstein", 0.7, 0.5)]} for b in BAKER]
-    report.plot_condition_tables(baker, tmp_path / "delta.png", "Baker2022", models=["alexnet"])
+    figures.plot_condition_tables(baker, tmp_path / "delta.png", "Baker2022", models=["alexnet"])
     assert is_png(tmp_path / "delta.png")
-    report.plot_accuracy_delta([{**baker[0], "rows": []}], tmp_path / "empty_delta.png", "Baker2022")
+    figures.plot_accuracy_delta([{**baker[0], "rows": []}], tmp_path / "empty_delta.png", "Baker2022")
     assert is_png(tmp_path / "empty_delta.png")
 
 
 def test_read_condition_tables_needs_one_file_of_each_per_score():
     with pytest.raises(ValueError, match="expected one of each"):
-        report.read_condition_tables([{"benchmark": BAKER[0], "model": "m"}], [], [])
+        figures.read_condition_tables([{"benchmark": BAKER[0], "model": "m"}], [], [])

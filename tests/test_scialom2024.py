@@ -223,12 +223,12 @@ def test_accuracy_per_level_figure(scored):
     import behaviour_fixtures_families as ff
     from test_report import is_png
     from brainpipe.io import read_netcdf
-    from brainpipe.pipeline import report
+    from brainpipe.pipeline import figures
 
     scores, work = scored
     assert is_png(work / FIGURE)
     ids = [i for i in fixture_identifiers() if i.endswith("BehavioralAccuracyDistance")]
-    tables = report.read_condition_tables(
+    tables = figures.read_condition_tables(
         [scores[i] for i in ids],
         [next((work / "results" / "behaviour" / "alexnet").rglob(f"{i.split('Behavioral')[0]}.nc")) for i in ids],
         [work / "results" / "assemblies" / i.split("Behavioral")[0] / "behaviour.nc" for i in ids])
@@ -248,5 +248,5 @@ def test_accuracy_per_level_figure(scored):
             assert row["human_accuracy_std"] == pytest.approx(per_subject.std(ddof=0), abs=1e-12)
             shown = sorted(set(cell["stimulus_id"].astype(str)))
             assert row["model_accuracy"] == pytest.approx(np.mean([labels[i] == truth[i] for i in shown]), abs=1e-12)
-    series = [report.level_series(t, r) for t in tables for r in t["rows"]]
+    series = [figures.level_series(t, r) for t in tables for r in t["rows"]]
     assert series == [("phosphenes", "12"), ("phosphenes-all", None), ("rgb", None)]

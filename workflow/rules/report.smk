@@ -1,5 +1,5 @@
 # Stage 8: the report. Per-layer sweep tables, the leaderboard (CSV + HTML) and figures, registered for
-# `snakemake --report report.html`. Table and figure logic: src/brainpipe/pipeline/report.py. Partial target: plots.
+# `snakemake --report report.html`. Table logic: src/brainpipe/pipeline/report.py; figures: src/brainpipe/pipeline/figures.py. Partial target: plots.
 # Report labels: ONE label per result, its value unique within the (sub)category. Snakemake's report turns any
 # second label with exactly two values, each on half the results (CSV/HTML, table/plot), into an on/off toggle
 # and then looks up rows that do not exist: the page stays blank ("reading 'mime_type'" in the console).
@@ -92,7 +92,7 @@ REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["be
 
 
 rule conditions_plot:
-    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/pipeline/report.py).
+    """Error consistency and accuracy per condition of one data set, models as lines (src/brainpipe/pipeline/figures.py).
     Accuracy-distance and accuracy-delta benchmarks (Scialom2024, Baker2022): one figure per parent, model and human
     accuracy per condition computed here from each task output and human data (inputs ``task``, ``human``; empty for
     the other figures, whose inputs are the score JSONs alone)."""

@@ -3,8 +3,9 @@ one data set's per-condition results (rule conditions_plot)."""
 
 from brainpipe.io import atomic_path, read_json
 from brainpipe.pipeline.logs import logged
-from brainpipe.pipeline.report import (THRESHOLD_METRICS, plot_condition_tables, plot_conditions, plot_folds,
-                                       plot_sweep, plot_thresholds, read_condition_tables, read_sweep_table)
+from brainpipe.pipeline.figures import (plot_condition_tables, plot_conditions, plot_folds, plot_sweep,
+                                        plot_thresholds, read_condition_tables)
+from brainpipe.pipeline.report import THRESHOLD_METRICS, read_sweep_table
 
 with logged(snakemake.log[0], snakemake.rule):
     p = snakemake.params

@@ -23,7 +23,7 @@ import xarray as xr
 
 from ._common import as_text, coord, require_coords, responses, source_name, where
 
-#: the metrics whose benchmarks get a table, and so a figure (brainpipe.pipeline.report)
+#: the metrics whose benchmarks get a table, and so a figure (brainpipe.pipeline.figures)
 TABLE_METRICS = ("accuracy_distance", "accuracy_delta")
 #: accuracy_delta's image types as Baker & Elder 2022 name them
 IMAGE_TYPE_NAMES = {"w": "whole", "f": "frankenstein", "o": "fragmented"}

@@ -2,7 +2,8 @@
 
 * ``workflow_config.py``: config checks (model and layer names, weights, sweeps) and the rules' code fingerprints;
 * ``parse_cache.py``: the cache of architectures' layer names that keeps a no-op ``snakemake -n`` fast;
-* ``scoring.py``: a layer's score from its folds (ceil, aggregate); ``report.py``: leaderboard, sweep tables, plots;
+* ``scoring.py``: a layer's score from its folds (ceil, aggregate); ``headline.py``: a sweep's best layer;
+* ``report.py``: leaderboard, summary and sweep tables; ``figures.py``: the report's plots;
 * ``layer_commitment.py``: committing the best sweep layer; ``packaging.py``: ``brainpipe package``;
 * ``provenance.py``: versions recorded in score JSONs; ``logs.py``: per-job logs; ``fetching.py``: a fetch job's download.
 
