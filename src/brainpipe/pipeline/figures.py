@@ -153,13 +153,7 @@ def plot_thresholds(headlines, path, title, models=None):
         ax.set_ylabel(label.split(",")[0])
         ax.grid(axis="y", alpha=0.35)
         ax.set_title(label, fontsize=10)
-    handles, labels = axes[0].get_legend_handles_labels()
-    more = [(h, l) for h, l in zip(*axes[1].get_legend_handles_labels()) if l not in labels]
-    if handles or more:
-        fig.legend(handles + [h for h, _ in more], labels + [l for _, l in more], fontsize=9,
-                   loc="outside right upper", title="model", title_fontsize=9)
-    fig.suptitle(f"{title}: thresholds per condition, model vs human")
-    _save(fig, path)
+    _save_two_panels(fig, axes, f"{title}: thresholds per condition, model vs human", path)
 
 
 def plot_conditions(headlines, path, dataset, models=None):
@@ -211,13 +205,7 @@ def plot_conditions(headlines, path, dataset, models=None):
             ax.set_ylim(0, 1.02)
         ax.grid(axis="y", alpha=0.35)
         ax.set_title(label + (" (± std over subjects)" if key == "error_consistency" else ""), fontsize=10)
-    handles, labels = axes[0].get_legend_handles_labels()
-    more = [(h, l) for h, l in zip(*axes[1].get_legend_handles_labels()) if l not in labels]
-    if handles or more:
-        fig.legend(handles + [h for h, _ in more], labels + [l for _, l in more], fontsize=9,
-                   loc="outside right upper", title="model", title_fontsize=9)
-    fig.suptitle(f"{dataset}: per condition")
-    _save(fig, path)
+    _save_two_panels(fig, axes, f"{dataset}: per condition", path)
 
 
 def read_condition_tables(headlines, model_paths, human_paths, config=None):
@@ -408,6 +396,17 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def _save_two_panels(fig, axes, title, path):
+    """One legend of the models in both panels (each once), the title, and the PNG."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    more = [(h, l) for h, l in zip(*axes[1].get_legend_handles_labels()) if l not in labels]
+    if handles or more:
+        fig.legend(handles + [h for h, _ in more], labels + [l for _, l in more], fontsize=9,
+                   loc="outside right upper", title="model", title_fontsize=9)
+    fig.suptitle(title)
+    _save(fig, path)
 
 
 def _save(fig, path):
