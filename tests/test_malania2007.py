@@ -144,7 +144,8 @@ def test_equals_brainscore(scored, identifier):
 
 
 def test_threshold_plot_and_report_target(tmp_path):
-    from brainpipe.pipeline.report import condition_datasets, plot_thresholds
+    from brainpipe.pipeline.figures import plot_thresholds
+    from brainpipe.pipeline.report import condition_datasets
 
     loaded = [benchmarks.parse(i) for i in IDS[:2] + IDS[-1:]]
     assert condition_datasets(loaded) == {"Malania2007": IDS[:2] + IDS[-1:]}  # one figure for the family
