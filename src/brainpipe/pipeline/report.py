@@ -184,9 +184,9 @@ def swept_models(config):
 def condition_datasets(loaded):
     """data set -> its benchmarks scored per condition (``PER_CONDITION_METRICS``), from loaded Benchmark objects
     (the workflow's ``get_benchmark``): one per-condition figure per data set. Threshold benchmarks
-    (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (:func:`plot_thresholds`), and so do the
+    (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (figures.plot_thresholds), and so do the
     benchmarks of :func:`table_benchmark` (Scialom2024's accuracy per degradation level, Baker2022's whole vs
-    disrupted accuracy: :func:`plot_accuracy_levels`, :func:`plot_accuracy_delta`)."""
+    disrupted accuracy: figures.plot_accuracy_levels, figures.plot_accuracy_delta)."""
     datasets = {}
     for benchmark in loaded:
         if benchmark.kind == "behaviour" and benchmark.behaviour.metric in PER_CONDITION_METRICS:
