@@ -237,6 +237,10 @@ class Family:
     # ((metric, ((setting, default), ...)), ...): a metric's defaults where Brain-Score's differ from
     # SETTING_DEFAULTS (Cadena2017-mask: 4 cross-validation splits); the config's benchmark_settings still win
     metric_settings: tuple = ()
+    # a behavioural family whose stimulus sets are too large to extract together with its paper's other sets
+    # (ImageNet, ImageNet-C, ObjectNet: 17,000 to 1,000,000 images a set): a job per set, as for neural families
+    # (brainpipe.pipeline.workflow_config.extraction_group)
+    extract_per_stimulus_set: bool = False
 
     @property
     def is_behavioural(self):

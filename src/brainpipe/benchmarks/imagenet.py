@@ -48,6 +48,7 @@ FAMILIES = [Family(
     behaviours=(Behaviour("top1", task="label", metric="accuracy", normalisation="raw_over_ceiling", clip=False,
                           ceiling=1.0, visual_degrees=TOP1_DEGREES, number_of_trials=10, parent="ImageNet",
                           version=1, choice_labels="imagenet", options=(("truth_column", "synset"),)),),
+    extract_per_stimulus_set=True,  # too many images to share one extraction job with other sets
     notes=f"50,000 ILSVRC2012 validation images, 1000 synsets; ground truth, no human data; the images are not "
           f"downloadable: zip your ILSVRC2012 validation folder to resources/{IMAGES_ZIP} or use data.local_files",
     bibtex=BIBTEX, sources=SOURCES)]

@@ -62,6 +62,7 @@ FAMILIES = [Family(
                           ceiling=1.0, visual_degrees=TOP1_DEGREES, number_of_trials=10,
                           parent="Hendrycks2019-top1", version=2, choice_labels="imagenet",
                           options=(("truth_column", "synset"),), identifier=f"ImageNet-C-{category}-top1"),),
+    extract_per_stimulus_set=True,  # too many images to share one extraction job with other sets
     notes=f"{len(types) * 5 * 50000:,} ImageNet-C images ({', '.join(types)}; levels 1-5), 1000 synsets; ground "
           f"truth, no human data; not public (Brain-Score): use data.local_files",
     bibtex=BIBTEX, sources=SOURCES)

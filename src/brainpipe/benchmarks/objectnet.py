@@ -34,5 +34,6 @@ FAMILIES = [Family(
     behaviours=(Behaviour("top1", task="label", metric="accuracy", normalisation="raw_over_ceiling", clip=False,
                           ceiling=1.0, visual_degrees=TOP1_DEGREES, number_of_trials=10, parent="engineering",
                           version=1, choice_labels="imagenet", options=(("truth_column", "synset"),)),),
+    extract_per_stimulus_set=True,  # too many images to share one extraction job with other sets
     notes="17,261 ObjectNet images, 104 ImageNet synsets; ground truth, no human data", bibtex=BIBTEX,
     sources=SOURCES)]

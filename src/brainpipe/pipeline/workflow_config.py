@@ -533,13 +533,6 @@ def missing_layer_sets(folders, exists, groups=None, jobs_at_once=1):
     return [sorted(missing) for missing in sets if len(missing) > 1]
 
 
-#: behavioural modules whose stimulus sets are large (ImageNet's and ObjectNet's 50,000 images, ImageNet-C's 750,000
-#: to 1,000,000 a category): a job per stimulus set, as for neural families (listed here, not in the modules: a
-#: module's text is its families' fingerprint, and editing it would rerun their jobs)
-LARGE_STIMULUS_SET_MODULES = ("brainpipe.benchmarks.imagenet", "brainpipe.benchmarks.imagenet_c",
-                              "brainpipe.benchmarks.objectnet")
-
-
 def extraction_group(family):
     """The key under which a model's missing layer files of ``family``'s stimulus folders are extracted in one job
     (the model loaded once, one process), or None (a job per stimulus folder).
@@ -547,9 +540,10 @@ def extraction_group(family):
     A behavioural paper's stimulus sets (the families of one module, config entry or plugin: ``Family.origin``) are
     small, hundreds to a few thousand images each (Geirhos2021's raw and on-screen sets, Scialom2024's 20
     conditions, Malania2007's 19 sets): there a job's fixed cost, importing torch and torchvision and reading the
-    weights (≈3 s on a CPU), is most of its time, so they share one. ``LARGE_STIMULUS_SET_MODULES`` and every neural
-    family keep a job per stimulus folder: parallel, and each within a cluster job's runtime."""
-    if not family.is_behavioural or family.origin in {f"built-in ({m})" for m in LARGE_STIMULUS_SET_MODULES}:
+    weights (≈3 s on a CPU), is most of its time, so they share one. Families that say
+    ``extract_per_stimulus_set`` (ImageNet, ImageNet-C, ObjectNet) and every neural family keep a job per stimulus
+    folder: parallel, and each within a cluster job's runtime."""
+    if not family.is_behavioural or family.extract_per_stimulus_set:
         return None
     return family.origin
 
