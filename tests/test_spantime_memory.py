@@ -3,6 +3,7 @@ presentation × features design: StackedBins hands the regressions its blocks, w
 array bit for bit; a fold's memory stays far below the stacked design's size; the fold job declares it."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -64,8 +65,9 @@ from brainpipe.benchmarks import parse
 from brainpipe.neural.metrics import run_fold
 import brainpipe.neural.regression  # torch: imported before the measurement, as any fold job has it
 import torch
-# As the fit_fold job runs (threads: 1; workflow/scripts/fit_fold.py): torch's per-thread workspace grows with the
-# thread count (on a 16-core CI machine the default adds about 25 MB), which is not what this test measures.
+# As the fit_fold job runs (threads: 1; workflow/scripts/fit_fold.py). The thread pools' per-thread workspace grows
+# with the machine's cores (on a 16-core CI machine torch's default added about 25 MB), which is not what this test
+# measures: the BLAS pools are held to one thread too (the subprocess's environment, read when they load).
 torch.set_num_threads(1)
 n, p, bins = 110, 60000, 18
 rng = np.random.default_rng(0)
@@ -89,7 +91,9 @@ print(json.dumps({"growth": status_bytes("VmHWM") - before, "n_train": result["n
 def test_spantime_fold_memory_stays_far_below_the_stacked_design():
     """110 stimuli × 60000 features × 18 bins: the stacked training design is 18 × 99 × 60000 float32 = 428 MB (and
     its per-bin copies as much again). The fit needs the (18 × 99)² kernel matrices and a column block."""
-    done = subprocess.run([sys.executable, "-c", FOLD], capture_output=True, text=True, timeout=600)
+    one_thread = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", FOLD], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **one_thread})
     assert done.returncode == 0, done.stderr[-3000:]
     measured = json.loads(done.stdout.strip().splitlines()[-1])
     assert measured["bins"] == 18
