@@ -8,7 +8,8 @@ rule ceiling:
         "results/ceilings/{benchmark}.json",
     params:
         code=library_code("neural/ceiling", "data/assembly", "neural/representational", "neural/stats", "benchmarks/custom",
-                          "behaviour/stages", "behaviour/i1i2", "behaviour/error_consistency", "behaviour/accuracy"),
+                          "behaviour/stages", "behaviour/ceiled", "behaviour/result", "behaviour/i1i2",
+                          "behaviour/error_consistency", "behaviour/accuracy"),
         definition=benchmark_definition,
         fixed=lambda wildcards: get_benchmark(wildcards.benchmark).family.ceiling,
         method=lambda wildcards: ceiling_method(get_benchmark(wildcards.benchmark)),

@@ -13,7 +13,8 @@ from brainpipe.pipeline import parse_cache
 from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
-from brainpipe.models.model_sources import model_definition, model_provenance, source_sha1, weights_sha256
+from brainpipe.models.model_sources import (keep_digests_in, model_definition, model_provenance, source_sha1,
+                                           weights_sha256)
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
                                                 check_config_structure, extraction_group, layer_set_rule, layers_for_sweep,
@@ -26,8 +27,10 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 validate(config, schema=str(CONFIG_SCHEMA))  # passes now; fills in the schema's defaults
 if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
-    # architectures' layer names and weights checks that passed before, kept per user (pipeline/parse_cache.py)
+    # architectures' layer names and weights checks that passed before, the rules' library code fingerprints and the
+    # digests of weights and model files, kept per user (pipeline/parse_cache.py)
     parse_cache.use(parse_cache.user_cache_path())
+    keep_digests_in(parse_cache)
     try:
         check_config(config)  # builds each model's architecture to check layer names (~1 s per model, uncached)
     except ConfigError as error:

@@ -11,7 +11,7 @@ rule fit_fold:
     params:
         code=library_code("neural/metrics", "neural/regression", "neural/gram_fit", "models/devices", "io/netcdf_arrays", "neural/representational",
                           "neural/mask_regression",
-                          "neural/splits", "neural/stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/i1i2",
+                          "neural/splits", "neural/stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/ceiled", "behaviour/result", "behaviour/i1i2",
                           "behaviour/error_consistency", "behaviour/accuracy", "behaviour/odd_one_out"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,

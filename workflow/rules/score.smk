@@ -9,7 +9,8 @@ rule score_layer:
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("pipeline/scoring", "benchmarks/base", "behaviour/stages", "behaviour/normalise"),
+        code=library_code("pipeline/scoring", "benchmarks/base", "behaviour/ceiled", "behaviour/normalise",
+                          "behaviour/result"),
         definition=benchmark_definition,
     wildcard_constraints:
         benchmark=NOT_PROPERTIES_BENCHMARK,  # properties benchmarks: workflow/rules/properties.smk

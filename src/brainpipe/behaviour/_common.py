@@ -7,31 +7,11 @@ dimension (one trial or one stimulus per entry) whose coordinates (``stimulus_id
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-
-@dataclass
-class Result:
-    """A score, its error and the values it aggregates (Brain-Score's ``Score``, ``.attrs['error']``, ``.raw``).
-
-    score : the aggregate value.
-    error : its error estimate as Brain-Score defines it for the metric (NaN where it has none).
-    values : the per-unit values that were aggregated (per split / subject × condition / subject pair), as a
-        DataArray with Brain-Score's dimension names, or None.
-    attrs : anything else a ceiling or normalisation needs (e.g. ``{'raw': Result}``).
-    """
-
-    score: float
-    error: float = float("nan")
-    values: xr.DataArray | None = None
-    attrs: dict = field(default_factory=dict)
-
-    def __float__(self):
-        return float(self.score)
+from .result import Result  # noqa: F401  (where the metrics import it from)
 
 
 def where(name: str | None) -> str:

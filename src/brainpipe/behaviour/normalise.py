@@ -22,9 +22,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import xarray as xr
 
-from ._common import Result
+from .result import Result  # not ._common: ceiling a score (.ceiled) imports no xarray
 
 KINDS = ("raw_over_ceiling", "raw2_over_ceiling", "raw_over_sqrt_ceiling_per_split", "chance_corrected",
          "raw_over_ceiling_squared")
@@ -78,4 +77,4 @@ def normalise(raw, ceiling, kind: str, clip: bool, chance: float = 1 / 3) -> Res
         score, error = float(score), _error(raw)
     if clip and not np.isnan(score):
         score = min(max(score, 0.0), 1.0)
-    return Result(score, error, values if isinstance(values, xr.DataArray) else None, attrs)
+    return Result(score, error, values, attrs)

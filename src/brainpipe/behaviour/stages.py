@@ -17,6 +17,7 @@ import xarray as xr
 
 from . import value_delta
 from ._common import Result, as_text, coord, levels, require_coords, responses, source_name, where
+from .ceiled import aggregate, declared_ceiling, from_json, to_json  # noqa: F401  (kept importable here)
 
 # metrics and tasks (scikit-learn, scipy) are imported where used: the workflow imports task_key at parse time.
 
@@ -346,8 +347,9 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
     behaviour = benchmark.behaviour
     check_human_choices(benchmark, human)
     opts = options(behaviour)
-    if behaviour.ceiling != "computed":  # a declared number, with its error where the family publishes one
-        return Result(float(behaviour.ceiling), float(opts.get("ceiling_error", 0.0)))
+    declared = declared_ceiling(behaviour)  # a declared number, with its error where the family publishes one
+    if declared is not None:
+        return declared
     kwargs = {}
     if behaviour.metric in ("i2n", "i1"):
         kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
@@ -364,43 +366,3 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
                              "(the human lapse rate) to compute its ceiling")
         kwargs = {"lapse_rate": float(opts["lapse_rate"]), "scale": float(opts.get("scale", 1.0))}
     return metrics.ceiling(behaviour.metric, human, **kwargs)
-
-
-def to_json(result: Result) -> dict:
-    """A Result as JSON: value, error, and the per-split values where the normalisation needs them."""
-    out = {"value": float(result.score), "error": None if np.isnan(result.error) else float(result.error)}
-    if result.values is not None and "split" in result.values.dims:
-        out["per_split"] = [float(v) for v in result.values.values]
-    if result.attrs.get("details"):  # what the metric compared (e.g. value_delta's two integrals)
-        out["details"] = dict(result.attrs["details"])
-    return out
-
-
-def from_json(data: dict, value="value") -> Result:
-    per = data.get("per_split")
-    values = None if per is None else xr.DataArray(np.asarray(per, dtype=float), dims=("split",),
-                                                   coords={"split": np.arange(len(per))})
-    error = data.get("error")
-    return Result(float(data[value]), float("nan") if error is None else float(error), values)
-
-
-def aggregate(benchmark, folds, ceiling_json) -> dict:
-    """The score JSON of a behavioural benchmark: one 'fold' (the whole comparison) ceiled as Brain-Score does."""
-    from . import metrics, tasks  # noqa: F401
-    behaviour = benchmark.behaviour
-    (fold,) = folds
-    raw, ceil = from_json(fold), from_json(ceiling_json, "ceiling")
-    ceiled = metrics.normalise(raw, ceil, behaviour.normalisation, behaviour.clip,
-                               float(options(behaviour).get("chance", 1 / 3)))
-    formulas = {"raw_over_ceiling": "raw / ceiling", "chance_corrected": "(raw - chance) / (ceiling - chance)",
-                "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)",
-                "raw_over_ceiling_squared": "(raw / ceiling)^2"}
-    finite = lambda x: None if x is None or not np.isfinite(x) else float(x)  # noqa: E731
-    return {"score": float(ceiled.score), "raw": float(raw.score), "ceiling": float(ceil.score),
-            "error": finite(ceiled.error), "ceiling_error": finite(ceil.error), "per_fold": [float(raw.score)],
-            "n_folds": 1, "formula": formulas[behaviour.normalisation] + (" clipped to [0, 1]" if behaviour.clip
-                                                                        else ""),
-            "above_ceiling": bool(ceiled.score > 1), "metric": behaviour.metric, "task": behaviour.task,
-            **({"details": fold["details"]} if fold.get("details") else {}),
-            **({"per_condition": fold["per_condition"]} if fold.get("per_condition") else {})}
-

@@ -34,15 +34,17 @@ import urllib.request
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from brainpipe._version import __version__
 from .catalog import Catalog, RemoteFile, resolve
 from brainpipe.io import atomic_directory, remove_stale_staging, staging_prefix
+
+if TYPE_CHECKING:  # xarray is imported where an assembly is read: a stimulus set's fetch job needs none of it
+    import xarray as xr
 
 #: Name of the stimulus table in a brainpipe stimulus-set folder (same as ``brainpipe.data.stimuli.CSV_NAME``).
 STIMULI_CSV = "stimuli.csv"
@@ -665,6 +667,8 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         ``neuroid`` ``neuroid_id`` and ``region``; along ``time_bin`` (if present) ``time_bin_start`` and
         ``time_bin_end``; or the stimulus CSV has duplicate ids.
     """
+    import xarray as xr
+
     nc_path = Path(nc_path)
     try:
         with xr.open_dataarray(nc_path) as opened:

@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.utils.data
-import xarray as xr
 
 from brainpipe.io import NetcdfRowWriter, atomic_directory, atomic_path
 from brainpipe.data.stimuli import read_stimulus_set
@@ -283,6 +282,8 @@ def extract(model, stimuli_folder, layers, batch_size=64, progress=None, num_wor
             values = {layer: np.empty((len(paths), out.shape[1]), np.float32) for layer, out in batch.outputs.items()}
         for layer, out in batch.outputs.items():
             values[layer][batch.start: batch.start + len(out)] = out
+    import xarray as xr  # here only: an extraction job streams to NetCDF without it
+
     return {layer: xr.DataArray(values[layer], dims=DIMS,
                                 coords=_coords(model.identifier, layer, shapes[layer], stimulus_ids),
                                 name=f"{model.identifier}.{layer}", attrs=_attrs(model.identifier, layer))

@@ -537,10 +537,32 @@ def _file_digest(path, size, mtime_ns, algorithm):
     return digest.hexdigest()
 
 
+#: where digests are kept between processes (an object with ``get(question, *parts)`` and ``put(question, answer,
+#: *parts, write=False)``, e.g. brainpipe.pipeline.parse_cache), or None: see :func:`keep_digests_in`
+_DIGEST_STORE = None
+
+
+def keep_digests_in(store) -> None:
+    """Keep file digests in ``store`` across processes (the workflow passes its per-user parse cache), keyed by path,
+    size and modification time as make and git's index do: a weights file of a few GB is then hashed once, not at
+    every ``snakemake`` start. ``None``: only within the process."""
+    global _DIGEST_STORE
+    _DIGEST_STORE = store
+
+
 def file_digest(path, algorithm="sha256"):
-    """Hex digest of a file, cached per (path, size, mtime): a rule param computed once per workflow parse."""
+    """Hex digest of a file, cached per (path, size, mtime): a rule param computed once per workflow parse (and once
+    per file version where :func:`keep_digests_in` gave a store)."""
     stat = Path(path).stat()
-    return _file_digest(str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, algorithm)
+    key = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, algorithm)
+    if _DIGEST_STORE is not None:
+        stored = _DIGEST_STORE.get("file_digest", *key)
+        if stored is not None:
+            return stored
+    digest = _file_digest(*key)
+    if _DIGEST_STORE is not None:
+        _DIGEST_STORE.put("file_digest", digest, *key, write=False)
+    return digest
 
 
 def source_sha1(spec, base_dir=".", name=None):

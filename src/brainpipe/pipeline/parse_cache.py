@@ -1,6 +1,8 @@
 """A small on-disk cache of parse-time answers that are slow to get and rarely change: the layer names of a
-torchvision or timm architecture and whether its named weights exist. Getting them means importing torch and
-torchvision (~2-4 s), which every ``snakemake`` start (a dry run included) would otherwise pay.
+torchvision or timm architecture and whether its named weights exist (getting them means importing torch and
+torchvision, ~2-4 s), the rules' library code fingerprints (parsing some 60 modules, ~0.3 s) and the digests of
+weights and model files (~0.2 s a 240 MB file), which every ``snakemake`` start (a dry run included) would
+otherwise pay.
 
 Off unless a caller opens it (``use(path)``), so the library alone never writes files. The workflow opens
 ``user_cache_path()``: one file per user (``$XDG_CACHE_HOME/brainpipe/parse_cache.json``, ``~/.cache/...`` by
@@ -15,6 +17,7 @@ recently stored answers.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -24,6 +27,7 @@ from pathlib import Path
 _PATH: Path | None = None
 _ENTRIES: dict | None = None
 _ENVIRONMENT: str | None = None
+_AT_EXIT = False  # whether the file is written again at exit (answers stored with write=False)
 
 # The modules whose code decides the cached answers: an edit to any of them empties the cache's meaning.
 _CODE = ("models/model_sources.py", "models/_torchvision.py", "pipeline/workflow_config.py", "pipeline/parse_cache.py")
@@ -94,8 +98,12 @@ def get(question: str, *parts):
     return _entries().get(_key(question, *parts))
 
 
-def put(question: str, answer, *parts) -> None:
-    """Store a (JSON) answer and write the cache file atomically; a cache that cannot be written is skipped."""
+def put(question: str, answer, *parts, write: bool = True) -> None:
+    """Store a (JSON) answer and write the cache file atomically; a cache that cannot be written is skipped.
+
+    ``write=False``: keep it in memory and write the file once, when the process exits (a parse that stores many
+    answers, e.g. every rule's code fingerprint after an edit, writes once, not once per answer)."""
+    global _AT_EXIT
     if _PATH is None:
         return
     entries, key = _entries(), _key(question, *parts)
@@ -103,6 +111,16 @@ def put(question: str, answer, *parts) -> None:
     entries[key] = answer
     for stale in list(entries)[:-MAX_ENTRIES]:
         del entries[stale]
+    if write:
+        _write()
+    elif not _AT_EXIT:
+        atexit.register(_write)
+        _AT_EXIT = True
+
+
+def _write() -> None:
+    if _PATH is None or _ENTRIES is None:
+        return
     try:
         _PATH.parent.mkdir(parents=True, exist_ok=True)
         handle, staging = tempfile.mkstemp(dir=_PATH.parent, prefix=f".{_PATH.name}.")

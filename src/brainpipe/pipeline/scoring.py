@@ -24,7 +24,7 @@ def fold_summary(fold):
 
 def aggregate(benchmark: Benchmark, folds, ceiling):
     if benchmark.kind == "behaviour":  # Brain-Score's per-benchmark normalisation (brainpipe.behaviour.normalise)
-        from brainpipe.behaviour.stages import aggregate as behaviour_aggregate
+        from brainpipe.behaviour.ceiled import aggregate as behaviour_aggregate
 
         return behaviour_aggregate(benchmark, folds, ceiling)
     folds = sorted(folds, key=lambda f: f["fold"])

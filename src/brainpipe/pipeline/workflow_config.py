@@ -22,10 +22,20 @@ def library_code(*modules):
     ``modules`` are paths under src/brainpipe without ``.py`` (``"neural/metrics"``). The fingerprint is of each
     module's content, not of where it lives: imports of brainpipe's own modules count by the imported module's
     name, not its package (:func:`canonical_source`), so moving a module to another package reruns nothing."""
+    # the fingerprint of the same module texts is taken from the per-user parse cache: parsing the ~60 modules the
+    # rules list costs ~0.3 s at every snakemake start (keyed by the texts' sha1; the canonicalising code is this
+    # module, which the cache's own key covers)
+    paths = [LIBRARY_ROOT / f"{module}.py" for module in modules]
+    texts = [hashlib.sha1(path.read_bytes()).hexdigest() for path in paths]
+    cached = parse_cache.get("library_code", list(modules), texts)
+    if cached is not None:
+        return cached
     digest = hashlib.sha1()
-    for module in modules:
-        digest.update(canonical_source(LIBRARY_ROOT / f"{module}.py"))
-    return digest.hexdigest()[:12]
+    for path in paths:
+        digest.update(canonical_source(path))
+    fingerprint = digest.hexdigest()[:12]
+    parse_cache.put("library_code", fingerprint, list(modules), texts, write=False)
+    return fingerprint
 
 
 #: src/brainpipe: the library the rule fingerprints read.
