@@ -1,6 +1,7 @@
 # Shared by every rule: config validation, wildcard constraints, and the input functions that map a target
 # (model, benchmark) onto the files it needs. All lookups go through src/brainpipe, so the workflow and a
 # Python user agree on what a benchmark or a model is.
+import functools
 import os
 from collections import namedtuple
 from pathlib import Path
@@ -59,6 +60,8 @@ wildcard_constraints:
     timing="static|temporal",
 
 
+# asked for by every job's input and params functions (2,400 times for 44 benchmarks); a parse has one config
+@functools.cache
 def get_benchmark(identifier):
     """Parse a benchmark id with its config overrides; a bad id stops the run with the parser's message."""
     try:
@@ -141,8 +144,9 @@ def behaviour_benchmark(wildcards):
     the task's inputs."""
     wanted = f"results/behaviour/{wildcards.model}/{wildcards.task}/{wildcards.stimuli}.nc"
     candidates = list(config["benchmarks"]) + [i for i in REGISTRY.identifiers() if i not in config["benchmarks"]]
+    verbatim_ids = bench.base.verbatim_identifiers(REGISTRY.families)
     for identifier in candidates:
-        verbatim = bench.base.verbatim_identifiers(REGISTRY.families).get(identifier)
+        verbatim = verbatim_ids.get(identifier)
         family = REGISTRY.families.get(verbatim[0] if verbatim else identifier.split("-", 1)[0])
         if family is None or not family.behaviours:
             continue
