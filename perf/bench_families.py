@@ -37,8 +37,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "src"), str(REPO / "tests"), str(REPO / "tests" / "reference")]
 
@@ -199,11 +197,7 @@ def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm"):
     with local_http_server(folder / "store") as server:
         config = write_config(folder, ids, dict(base_url=server.url,
                                                 checksums_override=str(write_checksums(folder, sums))),
-                              weights_file=weights)
-        # the shipped config's batch size, as a user runs it (the tests' config lowers it to keep their memory small)
-        shipped = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["batch_size"]
-        config.write_text(config.read_text().replace("batch_size: 16\n", f"batch_size: {shipped}\n"))
-        assert f"batch_size: {shipped}\n" in config.read_text()
+                              weights_file=weights, batch_size=None)  # the shipped batch size, as a user runs it
         if user_cache == "warm":  # as after any earlier brainpipe run of this user: a dry run in another folder
             (folder / "earlier").mkdir()
             snakemake(folder / "earlier", config, targets, extra_env=env, args=("-n",))

@@ -108,10 +108,13 @@ def test_offline_without_weights_names_the_expected_file(tmp_path, monkeypatch):
 # --- the workflow ------------------------------------------------------------------------------------------------
 
 
-def write_config(folder: Path, benchmark_ids, data, splits=None, weights_file=None) -> Path:
-    """config/config.yaml with the grid, data settings and (to keep the test short) fewer CV splits replaced."""
+def write_config(folder: Path, benchmark_ids, data, splits=None, weights_file=None, batch_size=16) -> Path:
+    """config/config.yaml with the grid, data settings and (to keep the test short) fewer CV splits replaced;
+    ``batch_size`` lowered to keep the tests' memory small (None: the shipped value)."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config.update(models=["alexnet"], benchmarks=list(benchmark_ids), batch_size=16)
+    config.update(models=["alexnet"], benchmarks=list(benchmark_ids))
+    if batch_size is not None:
+        config["batch_size"] = batch_size
     if weights_file:
         config["model_zoo"]["alexnet"].update(weights=None, weights_file=str(weights_file))
     config["data"] = {"base_url": None, "cache_dir": str(folder / "cache"), "local_files": {}, **data}

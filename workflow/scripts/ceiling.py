@@ -13,16 +13,15 @@ with logged(snakemake.log[0], "ceiling"):
         from brainpipe.behaviour.ceiled import declared_ceiling, to_json
 
         benchmark = benchmarks.load(snakemake.wildcards.benchmark, snakemake.config)
-        ceiling = declared_ceiling(benchmark.behaviour)
-        if ceiling is None:  # the human data's choices are checked here and by fit_fold (stages.raw_score)
+        declared = declared_ceiling(benchmark.behaviour)
+        if declared is None:  # the human data's choices are checked here and by fit_fold (stages.raw_score)
             from brainpipe.behaviour import stages
 
             human = read_netcdf(snakemake.input.repetitions, required_coords=("stimulus_id",))
             human.attrs["source"] = snakemake.input.repetitions
-            ceiling = stages.ceiling(benchmark, human)
-        computed = to_json(ceiling)
+        computed = to_json(declared if declared is not None else stages.ceiling(benchmark, human))
         result = {"ceiling": computed["value"], "error": computed["error"],
-                  "method": "fixed (declared)" if benchmark.behaviour.ceiling != "computed" else
+                  "method": "fixed (declared)" if declared is not None else
                   f"{benchmark.behaviour.metric} ceiling of the human data"}
         if "per_split" in computed:
             result["per_split"] = computed["per_split"]

@@ -1,7 +1,7 @@
 """The result type of the behavioural metrics, ceilings and normalisation.
 
 Its own module, importing numpy only, so that ceiling a score (:mod:`.ceiled`, the ``score_layer`` job) does not
-import xarray and pandas (≈0.4 s of a job of ≈0.3 s otherwise).
+import xarray and pandas (≈0.4 s, more than the rest of that job).
 """
 
 from __future__ import annotations
