@@ -37,6 +37,16 @@ try:
 except ConfigError as error:
     raise WorkflowError(str(error)) from None
 
+# Local runs: one warm process computes the jobs, so that each short job does not import xarray, scikit-learn and
+# torch again (src/brainpipe/pipeline/fork_server.py). Started here, beside the parsing and planning, where the
+# command line plainly runs jobs on this machine; else (or, where the executor turns out to be another, stopped) at
+# onstart, in common.smk.
+if workflow.is_main_process:
+    from brainpipe.pipeline import fork_server
+
+    if fork_server.plainly_local_run(sys.argv):
+        fork_server.start()
+
 
 configfile: "config/config.yaml"
 

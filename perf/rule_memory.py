@@ -18,7 +18,7 @@ of its inputs then). Measured: the larger of the job's own peak resident memory 
 by brainpipe.pipeline.logs: exact) and Snakemake's benchmark ``max_rss`` (the job's process tree, sampled once a
 second; the only figure for an older checkout). A rule that declares no ``mem_mb`` gets, on a cluster, the
 ``default-resources`` of profiles/slurm: that is its declared figure here. A rule is OVER when a job's measured peak
-exceeds its declared memory.
+exceeds its declared memory. Each job runs in its own process, as on a cluster (``BRAINPIPE_FORK_SERVER=off``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,9 @@ def run(workdir: Path, repo: Path, configfiles, targets, env, cores: int) -> str
                str(workdir), "--printshellcmds"]
     if configfiles:
         command += ["--configfile", *map(str, configfiles)]
-    environment = {**os.environ, **env, "PYTHONPATH": str(repo / "src")}
+    # each job in its own process, as on a cluster (where mem_mb is reserved): a job computed by the local fork
+    # server (pipeline/fork_server.py) would count the server's imported libraries, shared with it, as its own
+    environment = {**os.environ, **env, "PYTHONPATH": str(repo / "src"), "BRAINPIPE_FORK_SERVER": "off"}
     done = subprocess.run(command, cwd=workdir, env=environment, capture_output=True, text=True)
     output = done.stdout + done.stderr
     if done.returncode != 0:

@@ -19,6 +19,10 @@ for job in activations_rules():
         wildcard_constraints:
             stimuli="[^/]+",
         threads: 2
+        # the longest job of a small benchmark, which every later stage waits for: start it as soon as its images are
+        # ready, before the ceilings and human-data jobs that can run beside or after it (Snakemake's scheduler
+        # otherwise took those first, and the extraction began only when they were done)
+        priority: 10
         resources:
             mem_mb=8000,
             runtime=60,

@@ -10,7 +10,7 @@ from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
-from brainpipe.pipeline import parse_cache
+from brainpipe.pipeline import fork_server, parse_cache
 from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
@@ -36,6 +36,16 @@ if workflow.is_main_process:  # names are checked once, before scheduling; clust
         check_config(config)  # builds each model's architecture to check layer names (~1 s per model, uncached)
     except ConfigError as error:
         raise WorkflowError(str(error)) from None
+
+onstart:
+    # a local run: one warm process computes the jobs (each job script hands itself over to it), so that a grid's
+    # hundreds of short jobs do not each import xarray, scikit-learn and torch again (pipeline/fork_server.py); the
+    # Snakefile may have started it already. Jobs run elsewhere (a cluster executor): none, before any is submitted
+    if workflow.is_main_process and workflow.local_exec and not workflow.touch:
+        fork_server.start()
+    else:
+        fork_server.stop()
+
 
 REGISTRY = load_registry(config)  # every benchmark family: built-ins, config benchmark_zoo, benchmark_plugins
 try:  # a region no model commits (a typo) stops here, before any job, not as a missing file at the report

@@ -6,6 +6,11 @@ pass, which stops at the deepest layer asked for. Memory stays at the model plus
 the number of images or layers; each file appears only once all of its folder's layers are complete.
 """
 
+from brainpipe.pipeline.fork_server import hand_over
+
+# a local run computes this job in its warm process (pipeline/fork_server.py), once torch is imported there
+hand_over(snakemake, warm=("torch", "torchvision"))
+
 from pathlib import Path
 
 import torch

@@ -1,5 +1,10 @@
 """Extract a temporal model's layer: one forward pass per batch records every time step (models/temporal.py)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+# a local run computes this job in its warm process (pipeline/fork_server.py), once torch is imported there
+hand_over(snakemake, warm=("torch", "torchvision"))
+
 from pathlib import Path
 
 import torch

@@ -1,6 +1,10 @@
 """The model's behavioural task on cached activations (no network run): label from the logits layer,
 probabilities from a readout fitted on the fitting stimuli, or odd-one-out choices on the human triplets."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import warnings
 
 import pandas as pd

@@ -1,5 +1,9 @@
 """The ceiling of a benchmark's recordings: split-half consistency, a declared number, none, or a plugin's own."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe import benchmarks
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged

@@ -1,5 +1,9 @@
 """A benchmark averaged over sessions: its ceiling, or one layer's score, from the sessions' (the sessions' means)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_json, write_json
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.sessions import combine_ceilings, combine_layers

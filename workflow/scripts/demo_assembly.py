@@ -1,5 +1,9 @@
 """Simulate SyntheticShapes recordings for the drawn stimuli."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data import demo
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged

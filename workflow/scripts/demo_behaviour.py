@@ -1,5 +1,9 @@
 """Simulate human match-to-sample behaviour (Rajalingham2018-like 2AFC trials) on the SyntheticShapes images."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour import demo
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged

@@ -1,5 +1,9 @@
 """Draw one SyntheticGratings stimulus set (brainpipe's offline properties demo)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.stimuli import write_stimulus_table
 from brainpipe.io import atomic_directory
 from brainpipe.pipeline.logs import logged

@@ -1,5 +1,9 @@
 """Simulate object solution times for the SyntheticShapes images (the offline OST demo)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.demo_ost import simulate_ost
 from brainpipe.data.stimuli import read_stimulus_set
 from brainpipe.io import write_netcdf

@@ -1,5 +1,9 @@
 """Simulate the SyntheticGratings V1 property table (known distributions; brainpipe's offline properties demo)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged
 from brainpipe.properties import demo

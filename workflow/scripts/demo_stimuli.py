@@ -1,5 +1,9 @@
 """Draw the SyntheticShapes stimulus set (brainpipe's offline demo)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data import demo
 from brainpipe.io import atomic_directory
 from brainpipe.pipeline.logs import logged

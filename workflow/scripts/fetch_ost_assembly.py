@@ -1,5 +1,9 @@
 """Download (or reuse) an OST assembly (decoder × presentation, Brain-Score's Kar2019 format) and check it."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.ost_data import load_ost_assembly
 from brainpipe.data.stimuli import CSV_NAME
 from brainpipe.io import write_netcdf

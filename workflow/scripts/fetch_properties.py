@@ -1,5 +1,9 @@
 """Download (or reuse from the cache) a Brain-Score property table (a PropertyAssembly NetCDF), sha1-checked."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.fetching import fetch_dataset_file
 from brainpipe.pipeline.logs import logged

@@ -1,5 +1,9 @@
 """Download (or reuse from the cache) a Brain-Score stimulus set and write it as a brainpipe stimulus folder."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe import benchmarks
 from brainpipe.data import catalog
 from brainpipe.data.fetch import fetch_stimulus_set, max_unpacked_bytes, timeout_s

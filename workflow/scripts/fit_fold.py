@@ -1,5 +1,9 @@
 """Fit and score one cross-validation fold of one layer (from its Gram matrix where the metric allows)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import time
 
 from threadpoolctl import threadpool_limits

@@ -1,6 +1,10 @@
 """Fit one layer on the train data set's recordings, score it on the test data set's, per subject
 (brainpipe.neural.train_test)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import time
 
 from threadpoolctl import threadpool_limits

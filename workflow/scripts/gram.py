@@ -1,5 +1,9 @@
 """Compute a layer's stimulus Gram matrix X Xᵀ (float64) for the fold fits."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import time
 
 from threadpoolctl import threadpool_limits

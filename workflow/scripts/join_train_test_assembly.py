@@ -1,5 +1,9 @@
 """Join a data set's train and test files into one assembly with a 'split' presentation coordinate."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.train_test import join_assemblies
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.io.netcdf_arrays import dimension_sizes

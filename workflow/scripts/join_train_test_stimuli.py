@@ -1,5 +1,9 @@
 """Join a data set's train and test stimulus sets into one folder (each part's images under <split>/)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.train_test import join_stimulus_sets
 from brainpipe.io import atomic_directory
 from brainpipe.pipeline.logs import logged

@@ -1,6 +1,10 @@
 """The grid's headline scores as a leaderboard: CSV (one row per model, one column per benchmark, ceilings in the
 last row) and a self-contained HTML page."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from pathlib import Path
 
 from brainpipe.io import atomic_path, read_json

@@ -1,5 +1,9 @@
 """One property set of a model: the units in the RF as firing rates -> unit × property, with the threshold mask."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.stimuli import read_stimulus_set
 from brainpipe.io import read_json, read_netcdf, write_netcdf
 from brainpipe.pipeline.logs import logged

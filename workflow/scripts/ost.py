@@ -1,5 +1,9 @@
 """The OST metric of one model layer against the primates' object solution times (neural/ost.py)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import time
 
 import numpy as np

@@ -1,5 +1,9 @@
 """The OST target: unique stimulus ids, one decoder, truth = image_label (Brain-Score's Kar2019 preparation)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.ost_data import prepare_target
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.logs import logged

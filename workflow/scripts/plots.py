@@ -1,6 +1,10 @@
 """Figures of the report: one model's per-layer sweep (rule sweep_plot), the per-fold spread (rule folds_plot) or
 one data set's per-condition results (rule conditions_plot)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import atomic_path, read_json
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.figures import (plot_condition_tables, plot_conditions, plot_folds, plot_sweep,

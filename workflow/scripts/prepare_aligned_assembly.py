@@ -1,6 +1,10 @@
 """A temporal file resampled onto Brain-Score's contiguous bins (brainpipe.data.time_align), then the region's target
 (repetitions averaged) and trials, as prepare_assembly writes them."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.time_align import prepare_aligned
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.logs import logged

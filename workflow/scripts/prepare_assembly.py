@@ -1,5 +1,9 @@
 """Select a region and time window; write the repetition-averaged target and the per-trial copy."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe import benchmarks
 from brainpipe.data import assembly, catalog
 from brainpipe.io import read_netcdf, write_netcdf

@@ -1,5 +1,9 @@
 """Human behavioural data ready for scoring: excluded conditions dropped, condition as text, no missing values."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.logs import logged

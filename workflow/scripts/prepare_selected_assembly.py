@@ -1,5 +1,9 @@
 """Select a region, its consistent neuroids and the scored stimuli; write the averaged target and the trials."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from functools import partial
 
 from brainpipe.data.selection import prepare_selected

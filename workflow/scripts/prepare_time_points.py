@@ -1,6 +1,10 @@
 """An EEG file's time points as neuroids (brainpipe.data.time_points), then the region's target (repetitions
 averaged) and trials, as prepare_assembly writes them."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data import assembly
 from brainpipe.data.time_points import time_points_as_neuroids
 from brainpipe.io import read_netcdf, write_netcdf

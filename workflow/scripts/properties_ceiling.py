@@ -1,5 +1,9 @@
 """The ceiling of a properties benchmark: NeuronalPropertyCeiling of the recorded property (seeded bootstrap)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged
 from brainpipe.properties import stages

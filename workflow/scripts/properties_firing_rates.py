@@ -1,5 +1,9 @@
 """Fit the affine map from activations to firing rates on the orientation gratings, over the units in the RF."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.stimuli import read_stimulus_set
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged

@@ -1,5 +1,9 @@
 """Map each unit's receptive field from its activations to the receptive-field gratings and the blank."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.data.stimuli import read_stimulus_set
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.logs import logged

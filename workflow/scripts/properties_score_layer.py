@@ -1,5 +1,9 @@
 """A layer's properties score: ks_similarity of the model's property with the recorded one, over the ceiling."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_json, read_netcdf, write_json
 from brainpipe.pipeline.logs import logged
 from brainpipe.properties import stages

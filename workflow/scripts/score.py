@@ -1,5 +1,9 @@
 """The headline score of a model on a benchmark: the committed layer's score, plus provenance."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_json, write_json
 from brainpipe.pipeline.headline import best_layer
 from brainpipe.pipeline.logs import logged

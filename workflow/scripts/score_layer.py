@@ -1,5 +1,9 @@
 """Aggregate one layer's folds with the benchmark's ceiling."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe import benchmarks
 from brainpipe.io import read_json, write_json
 from brainpipe.pipeline.logs import logged

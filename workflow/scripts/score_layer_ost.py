@@ -1,5 +1,9 @@
 """One layer's OST score: raw / ceiling, with the per-split values, and the reason where it is NaN."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe import benchmarks
 from brainpipe.io import read_json, write_json
 from brainpipe.pipeline.logs import logged

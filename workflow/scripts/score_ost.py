@@ -1,6 +1,10 @@
 """The headline OST score of a model: the committed layer's, with provenance; NaN (null) with the reason for a
 static model."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_json, write_json
 from brainpipe.pipeline.headline import best_layer
 from brainpipe.pipeline.logs import logged

@@ -1,6 +1,10 @@
 """A benchmark's target built from its stimulus set's own columns (no human data: Hermann2020's cue-conflict
 shape and texture categories)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour.data import stimulus_target
 from brainpipe.data.stimuli import CSV_NAME
 from brainpipe.data.stimulus_columns import without_unwritable_coords

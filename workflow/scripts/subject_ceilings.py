@@ -1,5 +1,9 @@
 """The internal-consistency ceiling of each subject's test recordings (brainpipe.neural.train_test)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.neural.train_test import subject_ceilings
 from brainpipe.pipeline.logs import logged

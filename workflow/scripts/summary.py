@@ -1,5 +1,9 @@
 """One table of the grid's scores, printed and written as TSV."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import sys
 
 from brainpipe.io import atomic_path, read_json

@@ -1,5 +1,9 @@
 """One model's per-layer scores on one benchmark, shallow to deep, with the committed and the best layer flagged."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.io import atomic_path, read_json
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.report import sweep_table, write_sweep_table

@@ -1,5 +1,9 @@
 """The ceiling of a threshold benchmark from the human thresholds (brainpipe.behaviour.threshold_stages.ceiling)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour.threshold_stages import ceiling, human_thresholds
 from brainpipe.io import read_netcdf, write_json
 from brainpipe.pipeline.logs import logged

@@ -1,6 +1,10 @@
 """Download (or reuse from the cache) a data set of human thresholds (a PropertyAssembly: one per subject),
 sha1-checked, and write it as NetCDF."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour.threshold_stages import human_thresholds
 from brainpipe.io import read_netcdf, write_netcdf
 from brainpipe.pipeline.fetching import fetch_dataset_file

@@ -1,6 +1,10 @@
 """The model's psychometric threshold on a test set's trials, read out by a probabilities readout fitted on a
 fitting set's trials (brainpipe.behaviour.threshold_stages.model_threshold)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import pandas as pd
 
 from brainpipe.behaviour.threshold_stages import model_threshold

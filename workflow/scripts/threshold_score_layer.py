@@ -1,6 +1,10 @@
 """A layer's score on a threshold benchmark: the model's thresholds against the humans', over the ceiling
 (brainpipe.behaviour.threshold_stages.layer_score)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 from brainpipe.behaviour.threshold_stages import human_thresholds, layer_score
 from brainpipe.io import read_json, read_netcdf, write_json
 from brainpipe.pipeline.logs import logged

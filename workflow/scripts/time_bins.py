@@ -1,5 +1,9 @@
 """A temporal model's layer on a benchmark's time bins: each requested bin takes the step whose bin starts nearest."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
+
 import numpy as np
 
 from brainpipe.io import read_netcdf, write_netcdf

@@ -1,6 +1,11 @@
 """One layer's features on every microsaccade trial of a stimulus set, rows labelled as Brain-Score labels them
 (brainpipe.models.microsaccades.extract_trials, brainpipe.behaviour.threshold_stages.trial_features)."""
 
+from brainpipe.pipeline.fork_server import hand_over
+
+# a local run computes this job in its warm process (pipeline/fork_server.py), once torch is imported there
+hand_over(snakemake, warm=("torch", "torchvision"))
+
 import torch
 
 from brainpipe.behaviour.threshold_stages import trial_features

@@ -5,7 +5,8 @@
 * ``scoring.py``: a layer's score from its folds (ceil, aggregate); ``headline.py``: a sweep's best layer;
 * ``report.py``: leaderboard, summary and sweep tables; ``figures.py``: the report's plots;
 * ``layer_commitment.py``: committing the best sweep layer; ``packaging.py``: ``brainpipe package``;
-* ``provenance.py``: versions recorded in score JSONs; ``logs.py``: per-job logs; ``fetching.py``: a fetch job's download.
+* ``provenance.py``: versions recorded in score JSONs; ``logs.py``: per-job logs; ``fetching.py``: a fetch job's download;
+* ``fork_server.py``: the warm process that computes a local run's jobs (each job script hands itself over to it).
 
 May import every other package. No other package imports this one (only ``api.py`` and ``cli.py`` do).
 """

@@ -6,7 +6,9 @@ user sees what went wrong without scrolling through a traceback.
 A job also stops when the Snakemake that started it dies. A hard kill (``kill -9``, a closed terminal without
 SIGHUP forwarding, an OOM kill) gives its jobs no signal: they would run on, orphaned, beside the rerun that redoes
 them, writing the same outputs and doubling the memory in use. Each job watches its Snakemake process and stops
-itself within about a second of it disappearing (:func:`stop_when_snakemake_dies`).
+itself within about a second of it disappearing (:func:`stop_when_snakemake_dies`). A job computed by the warm
+fork server (pipeline/fork_server.py) watches both the job process it computes for (which Snakemake started and
+kills) and that process's Snakemake.
 """
 
 import contextlib
@@ -20,6 +22,20 @@ from pathlib import Path
 #: seconds between two looks at the Snakemake process, and the time a job gets to stop cleanly before it exits hard
 WATCH_INTERVAL_S = 1.0
 GRACE_S = 10.0
+
+#: [(pid, start time, what)] this job watches instead of its own Snakemake ancestor (:func:`watch_instead`)
+_watched_instead = None
+
+
+def watch_instead(job_pid, snakemake):
+    """In a child of the fork server: watch the job process ``job_pid`` (the one Snakemake started, waits on and
+    kills; it waits here for this child) and ``snakemake``, that job process's Snakemake ((pid, start time), as
+    :func:`_snakemake_process` found it there, or None), instead of an ancestor of this process."""
+    global _watched_instead
+    stat = _stat(job_pid)
+    _watched_instead = [(job_pid, stat[19] if stat else None, "job")]
+    if snakemake is not None:
+        _watched_instead.append((*snakemake, "Snakemake"))
 
 
 @contextlib.contextmanager
@@ -62,16 +78,19 @@ def stop_when_snakemake_dies(log):
     after GRACE_S, exits the process. Where the process cannot be found (no /proc and no parent), nothing is
     watched. Returns the watch (``stop()`` ends the thread)."""
     watch = _Watch()
-    watched = _snakemake_process()
-    if watched is None:
+    ancestor = _snakemake_process() if _watched_instead is None else None
+    watched = _watched_instead or ([(*ancestor, "Snakemake")] if ancestor else [])
+    if not watched:
         return watch
 
     def run():
         while not watch.done.wait(WATCH_INTERVAL_S):
-            if _alive(*watched):
+            gone = [(pid, what) for pid, started, what in watched if not _alive(pid, started)]
+            if not gone:
                 continue
-            watch.reason = (f"the Snakemake process that started this job (pid {watched[0]}) is gone; the next "
-                            "run redoes the job (README: When a run is interrupted)")
+            pid, what = gone[-1]  # Snakemake's end, where both are gone (it ends its jobs' processes)
+            watch.reason = (f"the {what} process that started this job (pid {pid}) is gone; the next run redoes "
+                            "the job (README: When a run is interrupted)")
             print(f"brainpipe: {watch.reason}", file=log, flush=True)
             watch.fired.set()
             if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
@@ -154,4 +173,7 @@ def peak_memory_line() -> str:
     except (OSError, StopIteration):
         pass
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
-    return PEAK_MEMORY.format(self=round(own / 1e6), children=round(children / 1e6))
+    line = PEAK_MEMORY.format(self=round(own / 1e6), children=round(children / 1e6))
+    if _watched_instead is not None:  # a child of the fork server: its resident pages include the server's, shared, not copied
+        line += " (computed in the warm fork server: includes the libraries it shares with it)"
+    return line

@@ -1,0 +1,343 @@
+"""A warm fork server for local runs: each job script computes in a process that has already imported numpy,
+xarray, scikit-learn and torch, instead of importing them again.
+
+Why. A Snakemake ``script:`` job is a new Python process. Most of brainpipe's jobs compute for well under a second
+(a fold's comparison, a layer's aggregate, a ceiling, a task's choices), but each paid its imports first: 0.5 s for
+xarray and pandas, 2 s for scikit-learn, 3.5 s for torch and torchvision, where a benchmark's chain is seven jobs
+in a row and a paper's 44 benchmarks are 285. One Python process that imports everything once (Brain-Score's way)
+paid them once.
+
+How. In a local run the Snakemake main process starts one server (:func:`start`, from common.smk) while it parses
+the workflow and plans the jobs, so the imports run beside that work; its socket's path is in the environment every
+job inherits (``BRAINPIPE_FORK_SERVER``). Each workflow script begins with ``hand_over(snakemake)``: the job
+process sends the server its script file, working directory, environment, command line and its stdin, stdout and
+stderr (as file descriptors); the server forks a child that runs the same script exactly as the job process would
+have, writing to the job's own streams and log, and the job process exits with the child's status. The child is a
+fresh copy of the server (nothing one job does is seen by another); its thread limits are the job's (Snakemake
+passes ``threads`` as OMP_NUM_THREADS); it stops itself within a second when its job process is killed
+(:mod:`brainpipe.pipeline.logs`). The server stops when the Snakemake process that started it ends, however it
+ends (its end of a pipe closes).
+
+Where no server answers (not Linux; a cluster job: each runs its own Snakemake; ``BRAINPIPE_FORK_SERVER=off``; a server
+that is gone), the script simply runs in its own process as before. The server changes where a job computes, never
+what: the same script, the same inputs and parameters, the same numbers.
+"""
+
+import atexit
+import os
+import pickle
+import runpy
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+#: the environment variable that carries the server's socket path to the jobs; "off" (set by the user) starts none
+ENV = "BRAINPIPE_FORK_SERVER"
+OFF = ("off", "0", "no", "false")
+#: the server's Python (sys.prefix): only a job of the same Python hands itself over
+PREFIX_ENV = "BRAINPIPE_FORK_SERVER_PREFIX"
+
+#: what the server imports, module by module in this order, between requests: a job is served with what is
+#: imported so far, except that a job naming groups in ``hand_over(..., warm=...)`` (the extraction scripts: torch)
+#: waits until those are in (the server imports them next). A module that fails to import is skipped: the job imports
+#: it itself and reports the error as it would have.
+WARM_GROUPS = {
+    "data": ("numpy", "pandas", "xarray", "netCDF4", "threadpoolctl", "snakemake.iocontainers", "snakemake.logging",
+             "brainpipe.io", "brainpipe.benchmarks", "brainpipe.pipeline.logs", "brainpipe.behaviour.stages"),
+    # before the fits: a fresh grid's extraction comes first and everything else waits for it, while the fits'
+    # imports can run here beside the extraction
+    "torch": ("torch",),
+    "torchvision": ("brainpipe.models._torchvision:import_torchvision", "brainpipe.models.brain_model",
+                    "brainpipe.models.activations"),
+    "fits": ("scipy.stats", "sklearn.linear_model", "sklearn.cross_decomposition", "brainpipe.neural.metrics"),
+}
+
+#: seconds a Snakemake process waits for its server to listen, and at its end for it to end
+START_WAIT_S = 5.0
+STOP_WAIT_S = 10.0
+
+_HEADER = struct.Struct("!Q")  # the request's length, sent with the job's three file descriptors
+_STARTED = b"S"  # sent by the forked child before it runs the job
+_STATUS = struct.Struct("!i")  # the child's exit status, sent back to the job process
+
+_in_child = False  # True in a forked child: its hand_over runs the script here
+_server = None  # (process, pipe write end, folder) of the server this process started
+
+
+# --- the job side ---------------------------------------------------------------------------------------------------
+
+def hand_over(snakemake, warm=()):
+    """Run this job script in the warm server and exit with its status; return (the script runs here) where there
+    is no server to hand over to, or none of this Python (a job in a conda environment or a container computes in
+    its own). ``warm``: WARM_GROUPS the job needs imported first (e.g. ``("torch", "torchvision")``): the server
+    imports them before it forks, if it has not yet."""
+    address = os.environ.get(ENV, "")
+    if _in_child or not address or address.lower() in OFF or os.environ.get(PREFIX_ENV) != sys.prefix:
+        return
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(address)
+    except OSError:  # no server (any more): compute here
+        connection.close()
+        return
+    script = getattr(sys.modules["__main__"], "__real_file__", None) or sys.argv[0]
+    from brainpipe.pipeline.logs import _snakemake_process
+
+    ancestor = _snakemake_process()  # the child watches it, as the job would have (pipeline/logs.py)
+    request = pickle.dumps(dict(script=os.path.abspath(script), cwd=os.getcwd(), environ=dict(os.environ),
+                                argv=list(sys.argv), pid=os.getpid(), warm=tuple(warm),
+                                snakemake=ancestor if ancestor and ancestor[1] is not None else None))
+    try:
+        socket.send_fds(connection, [_HEADER.pack(len(request))], [0, 1, 2])
+        connection.sendall(request)
+        started = _receive(connection, len(_STARTED))
+        if started != _STARTED:  # the server could not take it (it is ending): compute here
+            connection.close()
+            return
+        status = _receive(connection, _STATUS.size)
+    except OSError:
+        connection.close()
+        return
+    except KeyboardInterrupt:  # Ctrl-C reaches the child too, which reports it as the job would have
+        os._exit(130)
+    if len(status) < _STATUS.size:  # the child died without a word (killed, out of memory)
+        print(f"brainpipe: the process computing this job ({os.path.basename(script)}) ended without an exit status "
+              f"(killed? out of memory?); rerun with {ENV}=off to run it on its own", file=sys.stderr, flush=True)
+        os._exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(_STATUS.unpack(status)[0])
+
+
+def _receive(connection, size):
+    data = b""
+    while len(data) < size:
+        chunk = connection.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+# --- the Snakemake main process's side ------------------------------------------------------------------------------
+
+def start(environ=None):
+    """Start the server (once per process) and put its socket path into ``environ`` (default: os.environ, which
+    the jobs inherit). Returns the path, or None where the user turned it off. The server lives until this process
+    ends."""
+    global _server
+    environ = os.environ if environ is None else environ
+    if environ.get(ENV, "").lower() in OFF and environ.get(ENV) or not sys.platform.startswith("linux"):
+        return None  # turned off; or not Linux, where forking a process that has imported torch is not safe (macOS)
+    if _server is not None:
+        return environ[ENV]
+    folder = Path(tempfile.mkdtemp(prefix="brainpipe-jobs-"))
+    address = str(folder / "socket")
+    lifeline_read, lifeline_write = os.pipe()  # the write end stays here, not inherited: closed when we end
+    process = subprocess.Popen([sys.executable, "-m", "brainpipe.pipeline.fork_server", address, str(lifeline_read)],
+                               pass_fds=(lifeline_read,), env={**environ, ENV: "off"},
+                               # not Snakemake's streams: whoever reads them (a pipe, a test) would wait for the
+                               # server too; each job's child writes to that job's own streams
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(lifeline_read)
+    _server = (process, lifeline_write, folder)
+    atexit.register(stop)
+    # listening within ~0.1 s (before it imports anything); a job that came earlier would compute on its own
+    deadline = time.monotonic() + START_WAIT_S
+    while not os.path.exists(address) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    environ[ENV] = address
+    environ[PREFIX_ENV] = sys.prefix
+    return address
+
+
+#: command-line options after which a Snakemake process runs no job here, or not on this machine: the server is not
+#: started while the workflow is parsed (:func:`plainly_local_run`); single-letter ones may be combined (``-np``)
+NOT_PLAINLY_LOCAL = ("--dry-run", "--dryrun", "--touch", "--lint", "--list", "--summary", "--detailed-summary",
+                     "--dag", "--rulegraph", "--filegraph", "--d3dag", "--report", "--archive", "--cleanup",
+                     "--unlock", "--delete", "--export", "--containerize", "--generate-unit-tests",
+                     "--print-compilation", "--executor", "--profile", "--workflow-profile", "--no-hooks", "--lc",
+                     "--li", "--lp", "--cluster", "--slurm", "--kubernetes", "--mode")
+NOT_PLAINLY_LOCAL_LETTERS = set("ntlSDe")
+
+
+def plainly_local_run(argv, environ=None):
+    """Whether a Snakemake command line plainly runs jobs on this machine, so that the server can start while the
+    workflow is still parsed (its imports then run beside the parsing and planning). Only a head start: where this
+    says no, the workflow's ``onstart`` starts the server once Snakemake knows it executes locally; where it says
+    yes, ``onstart`` stops the server again if the executor is another (common.smk)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("SNAKEMAKE_PROFILE"):
+        return False
+    for argument in argv[1:]:
+        if argument.startswith("--"):
+            if argument.split("=")[0].startswith(NOT_PLAINLY_LOCAL):
+                return False
+        elif argument.startswith("-") and argument[1:2].isalpha() and NOT_PLAINLY_LOCAL_LETTERS & set(argument[1:]):
+            return False
+    return True
+
+
+def stop(timeout_s=STOP_WAIT_S):
+    """Stop the server this process started, at this process's exit, and wait for it (up to ``timeout_s``), so
+    that its CPU time counts toward this process's children as the job processes' did. Had this process been
+    killed, the server ends by itself all the same."""
+    global _server
+    if _server is None:
+        return
+    process, lifeline_write, folder = _server
+    _server = None
+    os.close(lifeline_write)
+    try:  # idle, it ends at once; importing a module (torch: 2 s), only after it
+        process.wait(timeout=0.2)
+    except subprocess.TimeoutExpired:
+        process.terminate()  # no job runs at Snakemake's end: nothing is lost
+        try:
+            process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            pass
+    if os.environ.get(ENV) == str(folder / "socket"):
+        del os.environ[ENV], os.environ[PREFIX_ENV]
+
+
+# --- the server -----------------------------------------------------------------------------------------------------
+
+def serve(address, lifeline):
+    """Listen on ``address``, import the WARM_GROUPS' modules one by one between requests, fork a child per job;
+    return when ``lifeline`` (a pipe's read end) reaches its end, i.e. when the process that started us is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops Snakemake, whose end stops us; jobs get their own
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address + ".new")
+    listener.listen(128)
+    os.rename(address + ".new", address)  # the path appears once connections are accepted (start() waits for it)
+    pending = [(group, name) for group, names in WARM_GROUPS.items() for name in names]
+    try:
+        while True:
+            _reap_children()
+            readable, _, _ = select.select([listener, lifeline], [], [], 0 if pending else 1.0)
+            if lifeline in readable and not os.read(lifeline, 1):
+                break
+            if listener in readable:
+                _fork_job(listener, lifeline, pending)
+            elif pending:
+                _import(pending.pop(0)[1])
+    finally:
+        listener.close()
+        Path(address).unlink(missing_ok=True)
+        Path(address).parent.rmdir()
+        _reap_children(until_none_left=True)
+
+
+def _import(name):
+    module, _, function = name.partition(":")
+    try:
+        imported = __import__(module, fromlist=["_"])
+        if function:
+            getattr(imported, function)()
+    except Exception:  # noqa: BLE001: the job that needs it imports it itself and reports the error
+        pass
+
+
+def _reap_children(until_none_left=False):
+    """Collect finished children (so their CPU time counts toward ours, as a job process's does)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, 0 if until_none_left else os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _fork_job(listener, lifeline, pending):
+    connection, _ = listener.accept()
+    fds = []
+    try:
+        header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
+        request = pickle.loads(_receive(connection, _HEADER.unpack(header)[0]))
+        for item in [item for item in pending if item[0] in request["warm"]]:
+            pending.remove(item)
+            _import(item[1])
+        child = os.fork()
+    except Exception:  # noqa: BLE001: a job process gone mid-request, or no fork (memory): it computes on its own
+        child = None
+    if child == 0:
+        try:
+            listener.close()
+            os.close(lifeline)
+            _run_job(connection, request, fds)
+        finally:
+            os._exit(1)  # whatever happens, a child never returns into the server's loop
+    for fd in fds:
+        os.close(fd)
+    connection.close()
+
+
+def _run_job(connection, request, fds):
+    """In the forked child: become the job process (its streams, folder, environment, command line, thread limits)
+    and run its script; send its exit status back and exit."""
+    global _in_child
+    _in_child = True
+    try:
+        connection.sendall(_STARTED)  # from here on the job is this child's (the job process waits for its status)
+    except OSError:  # the job process is gone already
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["environ"])
+    sys.argv = request["argv"]
+    sys.path[0] = os.path.dirname(request["script"])  # as for `python script.py`
+    _limit_threads(os.environ.get("OMP_NUM_THREADS"))
+    from brainpipe.pipeline import logs
+
+    # the job process (when Snakemake kills it, this child stops too) and its Snakemake (killed hard, it kills none)
+    logs.watch_instead(request["pid"], request["snakemake"])
+    status = 0
+    try:
+        runpy.run_path(request["script"], run_name="__main__")
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if done.code is not None and not isinstance(done.code, int):
+            print(done.code, file=sys.stderr)
+    except BaseException as error:  # noqa: BLE001: as Python reports an uncaught exception, and its exit status
+        traceback.print_exc()
+        status = 130 if isinstance(error, KeyboardInterrupt) else 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    try:
+        connection.sendall(_STATUS.pack(status))
+    except OSError:
+        pass
+    os._exit(status)
+
+
+def _limit_threads(threads):
+    """The job's thread count (Snakemake sets OMP_NUM_THREADS and the BLAS variables to the rule's threads): the
+    libraries the server imported read those variables at import, before the job existed, so set them here."""
+    if not threads or not threads.isdigit():
+        return
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(int(threads))
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(int(threads))
+
+
+if __name__ == "__main__":
+    # `python -m` runs this file as __main__; the job scripts import brainpipe.pipeline.fork_server, whose
+    # _in_child must be the one a forked child sets: serve from that module, not from this copy
+    from brainpipe.pipeline import fork_server
+
+    fork_server.serve(sys.argv[1], int(sys.argv[2]))
