@@ -32,6 +32,7 @@ rule ok:
     output: "ok.txt"
     log: "logs/ok.log"
     threads: 1
+    resources: tmpdir={tmp!r}
     script: "job.py"
 
 rule blas2:
@@ -51,7 +52,7 @@ from brainpipe.pipeline.fork_server import hand_over
 
 hand_over(snakemake)
 
-import json, os, sys
+import json, os, sys, tempfile
 from threadpoolctl import threadpool_info
 from brainpipe.pipeline import fork_server
 from brainpipe.pipeline.logs import logged
@@ -62,6 +63,7 @@ with logged(snakemake.log[0], snakemake.rule):
     blas = sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
     with open(snakemake.output[0], "w") as out:
         json.dump(dict(in_server_child=fork_server._in_child, pid=os.getpid(), blas_threads=blas,
+                       tmp=tempfile.gettempdir(),
                        cwd=os.getcwd(), threads_env=os.environ.get("OMP_NUM_THREADS")), out)
 """
 
@@ -79,7 +81,8 @@ with logged(snakemake.log[0], "fails"):
 
 @pytest.fixture
 def workflow(tmp_path):
-    (tmp_path / "Snakefile").write_text(SNAKEFILE.format(src=str(REPO / "src")))
+    (tmp_path / "jobtmp").mkdir()
+    (tmp_path / "Snakefile").write_text(SNAKEFILE.format(src=str(REPO / "src"), tmp=str(tmp_path / "jobtmp")))
     (tmp_path / "job.py").write_text(JOB)
     (tmp_path / "fails.py").write_text(FAILS)
     return tmp_path
@@ -104,6 +107,7 @@ def test_jobs_compute_in_a_child_of_the_server_with_their_own_threads_and_folder
     one, two = read(workflow / "ok.txt"), read(workflow / "blas2.txt")
     assert one["in_server_child"] and two["in_server_child"]
     assert one["cwd"] == two["cwd"] == str(workflow)
+    assert one["tmp"] == str(workflow / "jobtmp") and two["tmp"] != one["tmp"]  # the job's TMPDIR
     assert (one["threads_env"], two["threads_env"]) == ("1", "2")  # Snakemake's, passed on to the child
     assert one["blas_threads"] == [1] and two["blas_threads"] == [2]  # and applied to the BLAS already loaded
     assert "computing ok" in (workflow / "logs/ok.log").read_text()

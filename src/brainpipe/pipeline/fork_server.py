@@ -7,20 +7,21 @@ xarray and pandas, 2 s for scikit-learn, 3.5 s for torch and torchvision, where 
 in a row and a paper's 44 benchmarks are 285. One Python process that imports everything once (Brain-Score's way)
 paid them once.
 
-How. In a local run the Snakemake main process starts one server (:func:`start`, from common.smk) while it parses
-the workflow and plans the jobs, so the imports run beside that work; its socket's path is in the environment every
-job inherits (``BRAINPIPE_FORK_SERVER``). Each workflow script begins with ``hand_over(snakemake)``: the job
-process sends the server its script file, working directory, environment, command line and its stdin, stdout and
-stderr (as file descriptors); the server forks a child that runs the same script exactly as the job process would
-have, writing to the job's own streams and log, and the job process exits with the child's status. The child is a
-fresh copy of the server (nothing one job does is seen by another); its thread limits are the job's (Snakemake
-passes ``threads`` as OMP_NUM_THREADS); it stops itself within a second when its job process is killed
-(:mod:`brainpipe.pipeline.logs`). The server stops when the Snakemake process that started it ends, however it
-ends (its end of a pipe closes).
+How. In a local run the Snakemake main process starts one server (:func:`start`: from the Snakefile while it is
+parsed where the command line plainly runs jobs here, else from common.smk's ``onstart``), so the imports run beside
+the parsing and planning; its socket's path is in the environment every job inherits (``BRAINPIPE_FORK_SERVER``).
+Each workflow script begins with ``hand_over(snakemake)``: the job process sends the server its script file,
+working directory, environment, command line and its stdin, stdout and stderr (as file descriptors); the server
+forks a child that runs the same script exactly as the job process would have, writing to the job's own streams and
+log, and the job process exits with the child's status. The child is a fresh copy of the server (nothing one job
+does is seen by another); its thread limits are the job's (Snakemake passes ``threads`` as OMP_NUM_THREADS); it
+stops itself within a second when its job process or that process's Snakemake is gone (:mod:`.logs`). The server
+stops when the Snakemake process that started it ends, however it ends (its end of a pipe closes).
 
-Where no server answers (not Linux; a cluster job: each runs its own Snakemake; ``BRAINPIPE_FORK_SERVER=off``; a server
-that is gone), the script simply runs in its own process as before. The server changes where a job computes, never
-what: the same script, the same inputs and parameters, the same numbers.
+Where no server answers (not Linux; a cluster job: each runs its own Snakemake; ``BRAINPIPE_FORK_SERVER=off``; a
+job of another Python: a conda environment, a container; a server that is gone), the script simply runs in its own
+process as before. The server changes where a job computes, never what: the same script, the same inputs and
+parameters, the same numbers.
 """
 
 import atexit
@@ -28,6 +29,7 @@ import os
 import pickle
 import runpy
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -213,6 +215,8 @@ def serve(address, lifeline):
     """Listen on ``address``, import the WARM_GROUPS' modules one by one between requests, fork a child per job;
     return when ``lifeline`` (a pipe's read end) reaches its end, i.e. when the process that started us is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops Snakemake, whose end stops us; jobs get their own
+    for ending in (signal.SIGTERM, signal.SIGHUP):  # stop() during an import, a closed terminal: clean up below
+        signal.signal(ending, _exit_on_signal)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address + ".new")
     listener.listen(128)
@@ -230,9 +234,12 @@ def serve(address, lifeline):
                 _import(pending.pop(0)[1])
     finally:
         listener.close()
-        Path(address).unlink(missing_ok=True)
-        Path(address).parent.rmdir()
+        shutil.rmtree(Path(address).parent, ignore_errors=True)
         _reap_children(until_none_left=True)
+
+
+def _exit_on_signal(signum, frame):
+    raise SystemExit(0)
 
 
 def _import(name):
@@ -265,6 +272,8 @@ def _fork_job(listener, lifeline, pending):
         for item in [item for item in pending if item[0] in request["warm"]]:
             pending.remove(item)
             _import(item[1])
+        if _cuda_initialized():  # CUDA does not survive a fork: the job computes on its own (it never should be here)
+            raise RuntimeError("CUDA initialized in the fork server")
         child = os.fork()
     except Exception:  # noqa: BLE001: a job process gone mid-request, or no fork (memory): it computes on its own
         child = None
@@ -280,6 +289,13 @@ def _fork_job(listener, lifeline, pending):
     connection.close()
 
 
+def _cuda_initialized():
+    """Whether an import initialized CUDA here (none of WARM_GROUPS does: importing torch leaves it alone): a forked
+    child could not use the GPU then."""
+    torch = sys.modules.get("torch")
+    return torch is not None and torch.cuda.is_initialized()
+
+
 def _run_job(connection, request, fds):
     """In the forked child: become the job process (its streams, folder, environment, command line, thread limits)
     and run its script; send its exit status back and exit."""
@@ -290,12 +306,15 @@ def _run_job(connection, request, fds):
     except OSError:  # the job process is gone already
         os._exit(1)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["environ"])
+    tempfile.tempdir = None  # the job's TMPDIR (Snakemake's tmpdir resource), not the one an import may have cached
     sys.argv = request["argv"]
     sys.path[0] = os.path.dirname(request["script"])  # as for `python script.py`
     _limit_threads(os.environ.get("OMP_NUM_THREADS"))

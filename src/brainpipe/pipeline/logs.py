@@ -174,6 +174,6 @@ def peak_memory_line() -> str:
         pass
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
     line = PEAK_MEMORY.format(self=round(own / 1e6), children=round(children / 1e6))
-    if _watched_instead is not None:  # a child of the fork server: its resident pages include the server's, shared, not copied
+    if _watched_instead is not None:  # a child of the fork server: its resident pages include the server's (shared)
         line += " (computed in the warm fork server: includes the libraries it shares with it)"
     return line
