@@ -31,6 +31,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -249,6 +250,8 @@ def main():
     parser.add_argument("--user-cache", choices=("warm", "empty"), default="warm",
                         help="the per-user parse cache (layer names, weights checks): warm as after any earlier "
                              "brainpipe run (default), or empty as on brainpipe's very first run (+≈3 s: torch)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each family's folder (fixtures, a copy of the weights: ~250 MB each) for inspection")
     args = parser.parse_args()
     if not args.no_brainscore and not args.tool:
         parser.error("--tool is needed (or --no-brainscore)")
@@ -257,7 +260,8 @@ def main():
     known = set(benchmarks.builtin().identifiers())
     root = Path(tempfile.mkdtemp(prefix="bench-families-"))
     print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores}; model alexnet (stand-in "
-          f"weights); user parse cache {args.user_cache}; folders under {root}")
+          f"weights); user parse cache {args.user_cache}; folders under {root}"
+          f"{' (kept)' if args.keep else ' (removed at the end; --keep keeps them)'}")
     rows = []
     for family in args.families or FAMILIES:
         write_store, write_weights, ids = FAMILIES[family]
@@ -302,6 +306,8 @@ def main():
     print(f"load {load()}")
     if args.json:
         Path(args.json).write_text(json.dumps({"cores": args.cores, "cpus": os.cpu_count(), "rows": rows}, indent=1))
+    if not args.keep:  # each family's folder holds a copy of alexnet's weights: a few runs filled /tmp before
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":
