@@ -236,3 +236,22 @@ def test_every_workflow_script_hands_itself_over_before_its_imports():
         assert isinstance(first, ast.ImportFrom) and first.module == "brainpipe.pipeline.fork_server", script.name
         assert isinstance(second, ast.Expr) and ast.unparse(second.value).startswith("hand_over(snakemake"), \
             script.name
+
+
+def test_starting_removes_the_socket_folders_of_servers_killed_outright(tmp_path, monkeypatch):
+    import socket
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead, starting = tmp_path / f"{fork_server.FOLDER_PREFIX}dead", tmp_path / f"{fork_server.FOLDER_PREFIX}starting"
+    dead.mkdir(), starting.mkdir()
+    bound = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    bound.bind(str(dead / "socket"))  # as a SIGKILLed server leaves it: the file, nobody listening
+    bound.close()
+    try:
+        address = fork_server.start({**os.environ, "PYTHONPATH": str(REPO / "src")})
+        assert not dead.exists() and starting.exists() and Path(address).exists()
+        fork_server._remove_dead_servers_folders()  # a live server's folder stays
+        assert Path(address).exists()
+    finally:
+        fork_server.stop()

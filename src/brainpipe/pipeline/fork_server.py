@@ -61,6 +61,9 @@ WARM_GROUPS = {
     "fits": ("scipy.stats", "sklearn.linear_model", "sklearn.cross_decomposition", "brainpipe.neural.metrics"),
 }
 
+#: the server's socket folder in the temporary folder: FOLDER_PREFIX + random + /socket
+FOLDER_PREFIX = "brainpipe-jobs-"
+
 #: seconds a Snakemake process waits for its server to listen, and at its end for it to end
 START_WAIT_S = 5.0
 STOP_WAIT_S = 10.0
@@ -140,7 +143,8 @@ def start(environ=None):
         return None  # turned off; or not Linux, where forking a process that has imported torch is not safe (macOS)
     if _server is not None:
         return environ[ENV]
-    folder = Path(tempfile.mkdtemp(prefix="brainpipe-jobs-"))
+    _remove_dead_servers_folders()
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
     address = str(folder / "socket")
     lifeline_read, lifeline_write = os.pipe()  # the write end stays here, not inherited: closed when we end
     process = subprocess.Popen([sys.executable, "-m", "brainpipe.pipeline.fork_server", address, str(lifeline_read)],
@@ -168,6 +172,22 @@ NOT_PLAINLY_LOCAL = ("--dry-run", "--dryrun", "--touch", "--lint", "--list", "--
                      "--print-compilation", "--executor", "--profile", "--workflow-profile", "--no-hooks", "--lc",
                      "--li", "--lp", "--cluster", "--slurm", "--kubernetes", "--mode")
 NOT_PLAINLY_LOCAL_LETTERS = set("ntlSDe")
+
+
+def _remove_dead_servers_folders():
+    """Remove the socket folders of servers killed outright (SIGKILL of a whole process group gives them no chance
+    to clean up): a folder whose socket nobody listens on any more. A live server's socket refuses no connection
+    (it appears only once the server listens); one still starting has no ``socket`` yet."""
+    for address in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*/socket"):
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(address))
+        except ConnectionRefusedError:
+            shutil.rmtree(address.parent, ignore_errors=True)
+        except OSError:  # another user's, or gone meanwhile
+            pass
+        finally:
+            probe.close()
 
 
 def plainly_local_run(argv, environ=None):
