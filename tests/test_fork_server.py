@@ -240,9 +240,8 @@ def test_every_workflow_script_hands_itself_over_before_its_imports():
 
 def test_starting_removes_the_socket_folders_of_servers_killed_outright(tmp_path, monkeypatch):
     import socket
-    import tempfile
 
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(fork_server, "_socket_base", lambda: str(tmp_path))
     dead, starting = tmp_path / f"{fork_server.FOLDER_PREFIX}dead", tmp_path / f"{fork_server.FOLDER_PREFIX}starting"
     dead.mkdir(), starting.mkdir()
     bound = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -253,5 +252,18 @@ def test_starting_removes_the_socket_folders_of_servers_killed_outright(tmp_path
         assert not dead.exists() and starting.exists() and Path(address).exists()
         fork_server._remove_dead_servers_folders()  # a live server's folder stays
         assert Path(address).exists()
+    finally:
+        fork_server.stop()
+
+
+def test_a_temporary_folder_too_long_for_a_socket_path_gets_its_socket_under_tmp(tmp_path, monkeypatch):
+    import tempfile
+
+    long = tmp_path / ("x" * 90)
+    long.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    try:
+        address = fork_server.start({**os.environ, "PYTHONPATH": str(REPO / "src")})
+        assert address.startswith("/tmp/" + fork_server.FOLDER_PREFIX) and Path(address).exists()
     finally:
         fork_server.stop()

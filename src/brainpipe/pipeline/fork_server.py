@@ -144,7 +144,7 @@ def start(environ=None):
     if _server is not None:
         return environ[ENV]
     _remove_dead_servers_folders()
-    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=_socket_base()))
     address = str(folder / "socket")
     lifeline_read, lifeline_write = os.pipe()  # the write end stays here, not inherited: closed when we end
     process = subprocess.Popen([sys.executable, "-m", "brainpipe.pipeline.fork_server", address, str(lifeline_read)],
@@ -159,9 +159,18 @@ def start(environ=None):
     deadline = time.monotonic() + START_WAIT_S
     while not os.path.exists(address) and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
+    if not os.path.exists(address):  # it could not listen: the jobs compute on their own, as without it
+        stop()
+        return None
     environ[ENV] = address
     environ[PREFIX_ENV] = sys.prefix
     return address
+
+
+def _socket_base():
+    """The temporary folder, or /tmp where its path is too long for a socket's (at most 107 bytes on Linux)."""
+    base = tempfile.gettempdir()
+    return base if len(base) <= 64 else "/tmp"
 
 
 #: command-line options after which a Snakemake process runs no job here, or not on this machine: the server is not
@@ -178,7 +187,7 @@ def _remove_dead_servers_folders():
     """Remove the socket folders of servers killed outright (SIGKILL of a whole process group gives them no chance
     to clean up): a folder whose socket nobody listens on any more. A live server's socket refuses no connection
     (it appears only once the server listens); one still starting has no ``socket`` yet."""
-    for address in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*/socket"):
+    for address in Path(_socket_base()).glob(f"{FOLDER_PREFIX}*/socket"):
         probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             probe.connect(str(address))
