@@ -139,7 +139,7 @@ def start(environ=None):
     ends."""
     global _server
     environ = os.environ if environ is None else environ
-    if environ.get(ENV, "").lower() in OFF and environ.get(ENV) or not sys.platform.startswith("linux"):
+    if environ.get(ENV, "").lower() in OFF or not sys.platform.startswith("linux"):
         return None  # turned off; or not Linux, where forking a process that has imported torch is not safe (macOS)
     if _server is not None:
         return environ[ENV]
@@ -234,6 +234,7 @@ def stop(timeout_s=STOP_WAIT_S):
             process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             pass
+    shutil.rmtree(folder, ignore_errors=True)  # the server's own cleanup, where it died or was killed before it
     if os.environ.get(ENV) == str(folder / "socket"):
         del os.environ[ENV], os.environ[PREFIX_ENV]
 
