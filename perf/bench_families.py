@@ -178,7 +178,7 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm"):
+def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm", extra_args=()):
     from brainio_fixtures import local_http_server
     from test_real_data_workflow import snakemake, write_checksums, write_config
 
@@ -204,7 +204,7 @@ def run_brainpipe(folder: Path, ids, sums, weights, cores, user_cache="warm"):
             snakemake(folder / "earlier", config, targets, extra_env=env, args=("-n",))
         cpu, start = children_cpu(), time.perf_counter()
         run = snakemake(work, config, targets, torch_home=folder / "torch_home", extra_env=env,
-                        args=("--cores", str(cores)))
+                        args=("--cores", str(cores), *extra_args))
         wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if run.returncode:
         return {"failed": run.stderr[-3000:]}
@@ -250,6 +250,8 @@ def main():
     parser.add_argument("--user-cache", choices=("warm", "empty"), default="warm",
                         help="the per-user parse cache (layer names, weights checks): warm as after any earlier "
                              "brainpipe run (default), or empty as on brainpipe's very first run (+≈3 s: torch)")
+    parser.add_argument("--snakemake-args", default="",
+                        help="more options for brainpipe's snakemake command, e.g. '--scheduler ilp'")
     parser.add_argument("--keep", action="store_true",
                         help="keep each family's folder (fixtures, a copy of the weights: ~250 MB each) for inspection")
     args = parser.parse_args()
@@ -259,7 +261,7 @@ def main():
 
     known = set(benchmarks.builtin().identifiers())
     root = Path(tempfile.mkdtemp(prefix="bench-families-"))
-    print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores}; model alexnet (stand-in "
+    print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores} {args.snakemake_args}; model alexnet (stand-in "
           f"weights); user parse cache {args.user_cache}; folders under {root}"
           f"{' (kept)' if args.keep else ' (removed at the end; --keep keeps them)'}")
     rows = []
@@ -274,7 +276,8 @@ def main():
         sums = write_store(folder / "store")
         weights = write_weights(folder / "torch_home")
         row = {"family": family, "benchmarks": len(ids), "load_before": load()}
-        row["brainpipe"] = run_brainpipe(folder, ids, sums, weights, args.cores, args.user_cache)
+        row["brainpipe"] = run_brainpipe(folder, ids, sums, weights, args.cores, args.user_cache,
+                                         args.snakemake_args.split())
         row["load_between"] = load()
         if not args.no_brainscore:
             row["brainscore"] = run_brainscore(folder, ids, args.tool, args.bsref, args.brainscore_caching)

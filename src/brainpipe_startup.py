@@ -1,21 +1,26 @@
-"""Where a ``--configfile`` overlay has a YAML syntax error, make Snakemake's message name the file, line and column.
+"""What brainpipe's venv does at the start of each of its Python processes (``make setup`` adds a ``.pth`` file that
+calls :func:`install`): two things, each invisible where it does not apply.
 
-Snakemake (9.x) loads ``--configfile`` files in its command line, before it reads the Snakefile, and answers a YAML
-syntax error (a tab, a missing ':') with "Config file is not valid JSON or YAML" alone: no file, no line
-(brain-score-style grids are usually run with an overlay per experiment, so the user is left guessing which file).
-Nothing in the workflow can run before that point, so brainpipe's venv (``make setup``) adds a ``.pth`` file that calls
-:func:`install` at interpreter start. It only registers an import hook: when Snakemake's ``snakemake.common.configfile``
-module is first imported, its ``_load_configfile`` is wrapped so that this one error is re-raised with the file, line
-and column (the same wording as config/config.yaml's check in the Snakefile). Every other behaviour of Snakemake is
-left as it is; a Python without the ``.pth`` (a plain ``pip install``) gets Snakemake's own message.
+1. Where a ``--configfile`` overlay has a YAML syntax error, make Snakemake's message name the file, line and column.
+   Snakemake (9.x) loads ``--configfile`` files in its command line, before it reads the Snakefile, and answers a YAML
+   syntax error (a tab, a missing ':') with "Config file is not valid JSON or YAML" alone: no file, no line
+   (brain-score-style grids are usually run with an overlay per experiment, so the user is left guessing which file).
+   Nothing in the workflow can run before that point, so an import hook does it: when Snakemake's
+   ``snakemake.common.configfile`` module is first imported, its ``_load_configfile`` is wrapped so that this one
+   error is re-raised with the file, line and column (the same wording as config/config.yaml's check in the
+   Snakefile). Every other behaviour of Snakemake is left as it is.
+2. In a ``script:`` job process of a local run, hand the job to the run's warm fork server before Snakemake's script
+   preamble imports anything (:func:`_hand_over_job`; brainpipe/pipeline/fork_server.py says why).
 
-This module is deliberately standalone (standard library only at start): importing :mod:`brainpipe` at interpreter
-start would fix which copy of the library a process uses before the Snakefile can choose the checkout's own.
+A Python without the ``.pth`` (a plain ``pip install``) gets Snakemake's own message, and its jobs hand themselves
+over one line later, from the script. This module is deliberately standalone and light (``os`` and ``sys`` only at
+start: it runs in every process, each of a run's jobs included). It imports :mod:`brainpipe` only in a job process
+of a local run, where the run has put its checkout first on PYTHONPATH (as the script would); anywhere else it would
+fix which copy of the library a process uses before the Snakefile can choose the checkout's own.
 """
 
-import importlib.abc
+import os
 import sys
-from pathlib import Path
 
 TARGET = "snakemake.common.configfile"
 SNAKEMAKE_MESSAGE = "not valid JSON or YAML"
@@ -26,7 +31,8 @@ def located_yaml_error(path):
     import yaml
 
     try:
-        yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as file:
+            yaml.safe_load(file.read())
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
@@ -49,7 +55,7 @@ def wrap_config_loader(module):
         try:
             return inner(configpath_or_obj, filetype)
         except module.WorkflowError as error:
-            if not isinstance(configpath_or_obj, (str, Path)) or SNAKEMAKE_MESSAGE not in str(error):
+            if not isinstance(configpath_or_obj, (str, os.PathLike)) or SNAKEMAKE_MESSAGE not in str(error):
                 raise
             located = located_yaml_error(configpath_or_obj)
             if located is None:
@@ -60,8 +66,11 @@ def wrap_config_loader(module):
     module._load_configfile = _load_configfile
 
 
-class _ConfigLoaderHook(importlib.abc.MetaPathFinder):
-    """Finds nothing itself; when Snakemake's config module is imported, wraps its loader after it executes."""
+class _ConfigLoaderHook:
+    """Finds nothing itself; when Snakemake's config module is imported, wraps its loader after it executes.
+
+    A meta path finder by protocol (``find_spec``) rather than by subclassing ``importlib.abc.MetaPathFinder``:
+    importing importlib.abc costs 35 ms, at the start of every Python process of this venv."""
 
     def find_spec(self, name, path=None, target=None):
         if name != TARGET:
@@ -88,8 +97,26 @@ class _ConfigLoaderHook(importlib.abc.MetaPathFinder):
 
 
 def install():
-    """Register the hook once (called from the venv's brainpipe-startup.pth)."""
+    """Register the hook once (called from the venv's brainpipe-startup.pth); in a brainpipe job process, hand the
+    job over to the warm fork server first."""
+    _hand_over_job()
     if TARGET in sys.modules:
         wrap_config_loader(sys.modules[TARGET])
     elif not any(isinstance(finder, _ConfigLoaderHook) for finder in sys.meta_path):
         sys.meta_path.insert(0, _ConfigLoaderHook())
+
+
+def _hand_over_job():
+    """Where this process is a ``script:`` job of a local brainpipe run (Snakemake runs
+    ``python .snakemake/scripts/tmpXXXX.<script>.py``; the run's Snakefile set BRAINPIPE_FORK_SERVER), give it to the
+    warm server before Snakemake's preamble imports anything (brainpipe.pipeline.fork_server.hand_over_at_start; it
+    returns where the server does not take the job). brainpipe comes from PYTHONPATH here, which the run set to its
+    checkout, as the script's own import would; any other process pays one environment look-up."""
+    script = sys.argv[0] if sys.argv else ""
+    if not os.environ.get("BRAINPIPE_FORK_SERVER") or f"{os.sep}.snakemake{os.sep}scripts{os.sep}" not in script:
+        return
+    try:
+        from brainpipe.pipeline.fork_server import hand_over_at_start
+    except Exception:  # noqa: BLE001: no brainpipe on this path: the script runs (and reports) as it would have
+        return
+    hand_over_at_start(script)

@@ -48,6 +48,7 @@ rule fails:
 """
 
 JOB = """
+open(f"ran-{snakemake.rule}.txt", "a").write(f"{__import__('os').getpid()}\\n")  # each process that runs the file
 from brainpipe.pipeline.fork_server import hand_over
 
 hand_over(snakemake)
@@ -111,6 +112,9 @@ def test_jobs_compute_in_a_child_of_the_server_with_their_own_threads_and_folder
     assert (one["threads_env"], two["threads_env"]) == ("1", "2")  # Snakemake's, passed on to the child
     assert one["blas_threads"] == [1] and two["blas_threads"] == [2]  # and applied to the BLAS already loaded
     assert "computing ok" in (workflow / "logs/ok.log").read_text()
+    # handed over at the job process's start (the venv's brainpipe_startup): Snakemake's preamble and the file's
+    # first line ran in the child only, not in the job process first
+    assert (workflow / "ran-ok.txt").read_text().split() == [str(one["pid"])]
 
 
 def test_off_runs_each_job_in_its_own_process(workflow):
@@ -190,6 +194,32 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
     assert not Path(address).exists() and not Path(address).parent.exists()
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid), 0)
+
+
+@pytest.mark.parametrize("folder, hand_over_line, processes", [
+    (".snakemake/scripts", "hand_over(snakemake)", 1),  # taken at the job process's start: the child runs it all
+    (".snakemake/scripts", "hand_over(snakemake, warm=('data',))", 2),  # taken at its line, once the server warmed
+    ("scripts", "hand_over(snakemake)", 2),  # not where Snakemake writes the file a script job runs
+])
+def test_a_snakemake_script_job_is_handed_over_at_interpreter_start(tmp_path, folder, hand_over_line, processes):
+    """brainpipe_startup (the venv's .pth, `make setup`) hands a Snakemake script job over before its preamble."""
+    script = tmp_path / folder / "tmpab12cd.job.py"
+    script.parent.mkdir(parents=True)
+    script.write_text("import os; open('ran.txt', 'a').write(f'{os.getpid()}\\n'); snakemake = None  # a preamble\n"
+                      f"from brainpipe.pipeline.fork_server import hand_over\n{hand_over_line}\n"
+                      "from brainpipe.pipeline import fork_server\nprint(fork_server._in_child)\nraise SystemExit(4)\n")
+    environ = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    try:
+        fork_server.start(environ)
+        job = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=environ, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        out, err = job.communicate(timeout=60)
+    finally:
+        fork_server.stop()
+    assert (job.returncode, out, err) == (4, "True\n", "")
+    job_process_ran_it = [str(job.pid)] if processes == 2 else []
+    pids = (tmp_path / "ran.txt").read_text().split()
+    assert len(pids) == processes and pids[:-1] == job_process_ran_it and pids[-1] != str(job.pid)
 
 
 def test_a_job_runs_on_its_own_where_the_server_is_gone_or_of_another_python(tmp_path):

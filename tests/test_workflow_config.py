@@ -374,3 +374,7 @@ def test_startup_hook_is_installed_and_imports_no_brainpipe():
              "any(m == 'brainpipe' or m.startswith('brainpipe.') for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["True", "False"], result.stdout + result.stderr
+    # nor in a process of a local run that is not a Snakemake script job (a shell job's Python, Snakemake itself)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            env={**os.environ, "BRAINPIPE_FORK_SERVER": "/nonexistent/socket"})
+    assert result.stdout.split() == ["True", "False"], result.stdout + result.stderr

@@ -16,8 +16,9 @@ import os
 import signal
 import sys
 import threading
-import traceback
-from pathlib import Path
+
+# a job process imports this module before it hands its job to the fork server (for _snakemake_process): what only
+# a computing job needs (pathlib, traceback: 6 ms each) is imported where it is used
 
 #: seconds between two looks at the Snakemake process, and the time a job gets to stop cleanly before it exits hard
 WATCH_INTERVAL_S = 1.0
@@ -40,6 +41,8 @@ def watch_instead(job_pid, snakemake):
 
 @contextlib.contextmanager
 def logged(log_path, stage):
+    from pathlib import Path
+
     log_path = Path(log_path)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     terminal, output = sys.stderr, sys.stdout
@@ -55,6 +58,8 @@ def logged(log_path, stage):
             print(f"brainpipe {stage}: stopped, {watch.reason}", file=log)
             raise SystemExit(1) from None
         except Exception as error:  # every failure: one line on screen, traceback in the log
+            import traceback
+
             traceback.print_exc(file=log)
             sys.stderr, sys.stdout = terminal, output
             print(f"brainpipe {stage} failed: {error} (traceback: {log_path})", file=terminal, flush=True)
@@ -123,7 +128,8 @@ def _snakemake_process():
 def _stat(pid):
     """Fields of /proc/PID/stat after the command name (state, ppid, ...), or None."""
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        with open(f"/proc/{pid}/stat") as file:
+            text = file.read()
     except OSError:
         return None
     return text.rsplit(")", 1)[1].split()
@@ -131,7 +137,8 @@ def _stat(pid):
 
 def _cmdline(pid):
     try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read()
     except OSError:
         return b""
 
