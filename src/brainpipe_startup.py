@@ -115,8 +115,9 @@ def _hand_over_job():
     script = sys.argv[0] if sys.argv else ""
     if not os.environ.get("BRAINPIPE_FORK_SERVER") or f"{os.sep}.snakemake{os.sep}scripts{os.sep}" not in script:
         return
-    try:
+    try:  # returns only where the job was not taken (then the script's own line tries again, and reports errors)
         from brainpipe.pipeline.fork_server import hand_over_at_start
-    except Exception:  # noqa: BLE001: no brainpipe on this path: the script runs (and reports) as it would have
+
+        hand_over_at_start(script)
+    except Exception:  # noqa: BLE001: e.g. no brainpipe on this path: the script runs as it would have
         return
-    hand_over_at_start(script)

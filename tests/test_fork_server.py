@@ -222,6 +222,23 @@ def test_a_snakemake_script_job_is_handed_over_at_interpreter_start(tmp_path, fo
     assert len(pids) == processes and pids[:-1] == job_process_ran_it and pids[-1] != str(job.pid)
 
 
+def test_a_child_killed_outright_fails_its_job_once_with_a_message(tmp_path):
+    script = tmp_path / ".snakemake/scripts/tmpkill01.job.py"
+    script.parent.mkdir(parents=True)
+    script.write_text("import os; open('ran.txt', 'a').write(f'{os.getpid()}\\n'); snakemake = None\n"
+                      "from brainpipe.pipeline.fork_server import hand_over\nhand_over(snakemake)\n"
+                      "import signal\nos.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer would\n")
+    environ = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    try:
+        fork_server.start(environ)
+        job = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=environ, capture_output=True,
+                             text=True, timeout=60)
+    finally:
+        fork_server.stop()
+    assert job.returncode == 1 and "ended without an exit status (killed? out of memory?)" in job.stderr, job.stderr
+    assert len((tmp_path / "ran.txt").read_text().split()) == 1  # not run again by the job process
+
+
 def test_a_job_runs_on_its_own_where_the_server_is_gone_or_of_another_python(tmp_path):
     script = tmp_path / "job.py"
     script.write_text("from brainpipe.pipeline.fork_server import hand_over\nhand_over(None)\n"

@@ -137,13 +137,15 @@ def _hand_over(script, warm):
             status = b""
     except KeyboardInterrupt:  # Ctrl-C reaches the child too, which reports it as the job would have
         os._exit(130)
-    if len(status) < _STATUS.size:  # the child died without a word (killed, out of memory)
-        print(f"brainpipe: the process computing this job ({os.path.basename(script)}) ended without an exit status "
-              f"(killed? out of memory?); rerun with {ENV}=off to run it on its own", file=sys.stderr, flush=True)
-        os._exit(1)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(_STATUS.unpack(status)[0])
+    code = _STATUS.unpack(status)[0] if len(status) == _STATUS.size else None
+    try:
+        if code is None:  # the child died without a word (killed, out of memory)
+            print(f"brainpipe: the process computing this job ({os.path.basename(script)}) ended without an exit "
+                  f"status (killed? out of memory?); rerun with {ENV}=off to run it on its own", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:  # never return: the caller would run the job a second time
+        os._exit(1 if code is None else code)
 
 
 def _receive(connection, size):
