@@ -283,6 +283,8 @@ def test_every_workflow_script_hands_itself_over_before_its_imports():
         assert isinstance(first, ast.ImportFrom) and first.module == "brainpipe.pipeline.fork_server", script.name
         assert isinstance(second, ast.Expr) and ast.unparse(second.value).startswith("hand_over(snakemake"), \
             script.name
+        if not second.value.keywords:  # taken at the job's interpreter start only where the line reads exactly so
+            assert fork_server.PLAIN_HAND_OVER in script.read_bytes(), script.name
 
 
 def test_starting_removes_the_socket_folders_of_servers_killed_outright(tmp_path, monkeypatch):
