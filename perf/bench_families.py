@@ -261,8 +261,8 @@ def main():
 
     known = set(benchmarks.builtin().identifiers())
     root = Path(tempfile.mkdtemp(prefix="bench-families-"))
-    print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores} {args.snakemake_args}; model alexnet (stand-in "
-          f"weights); user parse cache {args.user_cache}; folders under {root}"
+    print(f"machine: {os.cpu_count()} CPUs, load {load()}; snakemake --cores {args.cores} {args.snakemake_args}; "
+          f"model alexnet (stand-in weights); user parse cache {args.user_cache}; folders under {root}"
           f"{' (kept)' if args.keep else ' (removed at the end; --keep keeps them)'}")
     rows = []
     for family in args.families or FAMILIES:
