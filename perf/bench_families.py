@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python perf/bench_families.py --tool PATH/TO/brainscore_reference.py \\
         [--families Geirhos2021colour Scialom2024 ...] [--bsref /work/bsref/.venv/bin/python] [--cores 2] \\
-        [--no-brainscore] [--user-cache warm|empty] [--json OUT.json]
+        [--no-brainscore] [--user-cache warm|empty] [--snakemake-args '--scheduler greedy'] [--json OUT.json]
 
 Per family (``FAMILIES``: the fixture files of tests/behaviour_fixtures*.py and tests/malania_fixtures.py, written
 once into a fresh folder, with the stand-in alexnet weights the family's fidelity test uses):
