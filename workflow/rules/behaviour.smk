@@ -1,7 +1,10 @@
 # Behaviour: the human data (simulated for the demo, else fetched) prepared once per data set, and the model's
 # task (label / probabilities / odd_one_out) as its own cached stage, computed from the cached activations of the
-# model's readout or logits layer. The ceiling, fit_fold (one comparison), score_layer and score rules then treat
-# behavioural benchmarks like the others (brainpipe.behaviour.stages).
+# model's readout or logits layer. The ceiling rule computes a behavioural benchmark's ceiling as any other's; its
+# headline is one job (score_behaviour): one readout layer and one comparison, no folds to fit
+# (brainpipe.behaviour.stages). fit_fold and score_layer still write that comparison and layer score on request.
+
+ruleorder: score_behaviour > score
 
 
 rule demo_behaviour:
@@ -90,3 +93,39 @@ rule stimulus_target:
         "logs/stimulus_target/{dataset}.log",
     script:
         "../scripts/stimulus_target.py"
+
+
+rule score_behaviour:
+    """A behavioural benchmark's headline in one job: the model's task output compared with the human data (what
+    fit_fold writes as fold 0), ceiled as score_layer does (the ceiling job's file, or the declared number), with
+    the score rule's provenance. The layer is the model's readout (or logits) layer for the task."""
+    input:
+        source=lambda wildcards: behaviour_output(wildcards.model, get_benchmark(wildcards.benchmark)),
+        target=lambda wildcards: prepared(wildcards, "target"),
+        ceiling=computed_ceiling,
+    output:
+        "results/{model}/{benchmark}.json",
+    params:
+        code=library_code("behaviour/stages", "behaviour/metrics", "behaviour/ceiled", "behaviour/normalise",
+                          "behaviour/result", "behaviour/_common", "behaviour/i1i2", "behaviour/error_consistency",
+                          "behaviour/accuracy", "behaviour/accuracy_delta", "behaviour/odd_one_out",
+                          "behaviour/shape_bias", "behaviour/confusion", "behaviour/condition_accuracy",
+                          "behaviour/value_delta", "pipeline/scoring", "pipeline/headline", "benchmarks/base"),
+        definition=benchmark_definition,
+        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
+        committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
+        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
+        data=lambda wildcards: score_data(get_benchmark(wildcards.benchmark)),
+        benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
+    wildcard_constraints:
+        benchmark=BEHAVIOUR_BENCHMARK,
+    resources:
+        mem_mb=lambda wildcards, input: mb(input, factor=4),
+    conda:
+        "../envs/brainpipe.yaml"
+    benchmark:
+        "logs/timing/score/{model}/{benchmark}.tsv"
+    log:
+        "logs/score/{model}/{benchmark}.log",
+    script:
+        "../scripts/score_behaviour.py"

@@ -16,6 +16,7 @@ from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
 from brainpipe.models.model_sources import (keep_digests_in, model_definition, model_provenance, source_sha1,
                                            weights_sha256)
+from brainpipe.behaviour.ceiled import declared_ceiling
 from brainpipe.behaviour.stages import task_key, task_spec
 from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, check_committed_regions, check_config,
                                                 check_config_structure, extraction_group, layer_set_rule, layers_for_sweep,
@@ -278,10 +279,28 @@ def score_model_spec(model_name, benchmark):
     return spec
 
 
+def score_data(benchmark):
+    """The ``data`` of a headline score: which recordings (public or private split), stimuli, degrees and settings
+    it read, with the fetched files' names and sha1s."""
+    family = benchmark.family
+    return {"dataset": family.dataset, "split": benchmark.split, "stimulus_set": family.stimulus_set,
+            **({"fitting_stimulus_set": family.fitting_stimulus_set} if family.fitting_stimulus_set else {}),
+            "visual_degrees": benchmark.visual_degrees, "settings": benchmark.settings,
+            "files": data_files(benchmark)}
+
+
 def committed_layer(model_name, benchmark):
     if benchmark.kind == "behaviour":
         return behaviour_layer_of(model_name, benchmark)
     return get_model(model_name)["layers"][benchmark.model_region]
+
+
+def computed_ceiling(wildcards):
+    """The ceiling file a behavioural benchmark's score job reads: none where the benchmark declares its ceiling (a
+    number, e.g. 1.0 for accuracy: no ceiling job, and no human data to prepare for it)."""
+    if declared_ceiling(get_benchmark(wildcards.benchmark).behaviour) is not None:
+        return []
+    return [f"results/ceilings/{wildcards.benchmark}.json"]
 
 
 def fold_source(wildcards):
@@ -587,6 +606,11 @@ _THRESHOLD_IDS = sorted((b.identifier for family in REGISTRY.families.values() f
 if _THRESHOLD_IDS:
     NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, _THRESHOLD_IDS))})(?:/|\\.json))"
                                 + NOT_PROPERTIES_BENCHMARK)
+# Behavioural benchmarks (but the threshold ones) score in one job from the task output, the human data and the
+# ceiling (rule score_behaviour, workflow/rules/behaviour.smk): their identifiers, built-in and declared in config
+BEHAVIOUR_BENCHMARK = "|".join(_re.escape(i) for i in sorted(
+    (i for family in REGISTRY.families.values() if family.behaviours
+     for i in bench.registry.family_identifiers(family) if i not in _THRESHOLD_IDS), key=len, reverse=True)) or "(?!)"
 # Benchmarks averaged over sessions (Family.sessions: Cowley2026.V4-pls) have their own ceiling and layer-score rules
 # (workflow/rules/sessions.smk): excluded here as the threshold benchmarks are
 SESSIONS_IDS = sorted((i for family in REGISTRY.families.values() if family.sessions

@@ -35,14 +35,7 @@ rule score:
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
         model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
-        data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
-                                "split": get_benchmark(wildcards.benchmark).split,
-                                "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
-                                **({"fitting_stimulus_set": get_benchmark(wildcards.benchmark).family.fitting_stimulus_set}
-                                   if get_benchmark(wildcards.benchmark).family.fitting_stimulus_set else {}),
-                                "visual_degrees": get_benchmark(wildcards.benchmark).visual_degrees,
-                                "settings": get_benchmark(wildcards.benchmark).settings,
-                                "files": data_files(get_benchmark(wildcards.benchmark))},
+        data=lambda wildcards: score_data(get_benchmark(wildcards.benchmark)),
         benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
     conda:
         "../envs/brainpipe.yaml"

@@ -14,7 +14,7 @@ from brainpipe.pipeline.logs import logged
 with logged(snakemake.log[0], "ceiling"):
     p = snakemake.params
     if p.method == "behaviour":  # the metric's own ceiling on the prepared human data, or a declared number
-        from brainpipe.behaviour.ceiled import declared_ceiling, to_json
+        from brainpipe.behaviour.ceiled import DECLARED, ceiling_json, declared_ceiling
 
         benchmark = benchmarks.load(snakemake.wildcards.benchmark, snakemake.config)
         declared = declared_ceiling(benchmark.behaviour)
@@ -23,12 +23,8 @@ with logged(snakemake.log[0], "ceiling"):
 
             human = read_netcdf(snakemake.input.repetitions, required_coords=("stimulus_id",))
             human.attrs["source"] = snakemake.input.repetitions
-        computed = to_json(declared if declared is not None else stages.ceiling(benchmark, human))
-        result = {"ceiling": computed["value"], "error": computed["error"],
-                  "method": "fixed (declared)" if declared is not None else
-                  f"{benchmark.behaviour.metric} ceiling of the human data"}
-        if "per_split" in computed:
-            result["per_split"] = computed["per_split"]
+        result = ceiling_json(declared, DECLARED) if declared is not None else ceiling_json(
+            stages.ceiling(benchmark, human), f"{benchmark.behaviour.metric} ceiling of the human data")
     else:
         trials = read_netcdf(snakemake.input.repetitions,
                              required_coords=("stimulus_id", "repetition", "neuroid_id"))

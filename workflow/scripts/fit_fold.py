@@ -26,12 +26,8 @@ with logged(snakemake.log[0], "fit_fold"), threadpool_limits(snakemake.threads):
         model = read_netcdf(snakemake.input.source, required_coords=("stimulus_id",))
         human = read_netcdf(snakemake.input.target, required_coords=("stimulus_id",))
         human.attrs["source"] = snakemake.input.target
-        result = stages.to_json(stages.raw_score(benchmark, model, human))
-        conditions = stages.per_condition(benchmark, model, human)  # None unless scored per condition
-        if conditions:
-            result["per_condition"] = conditions
-        result.update(fold=0, n_train=0, n_test=int(human.sizes["presentation"]), model=w.model,
-                      benchmark=w.benchmark, layer=w.layer, metric=p.metric,
+        result = stages.comparison(benchmark, model, human)
+        result.update(model=w.model, benchmark=w.benchmark, layer=w.layer, metric=p.metric,
                       seconds=round(time.perf_counter() - started, 3))
         write_json(result, snakemake.output[0])
         print(f"{benchmark.behaviour.metric}: raw {result['value']:.4f} on {result['n_test']} human presentations")

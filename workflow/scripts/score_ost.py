@@ -6,19 +6,15 @@ from brainpipe.pipeline.fork_server import hand_over
 hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
 
 from brainpipe.io import read_json, write_json
-from brainpipe.pipeline.headline import best_layer
+from brainpipe.pipeline.headline import headline
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.provenance import versions
 
 with logged(snakemake.log[0], "score_ost"):
     w, p = snakemake.wildcards, snakemake.params
     per_layer = {score["layer"]: score for score in map(read_json, snakemake.input.layers)}
-    result = dict(per_layer[p.committed], layer=p.committed, model_spec=p.model_spec, data=p.data)
-    result.update(p.benchmark_info)
-    if len(per_layer) > 1:
-        result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
-        result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score (a static model)
-    result["versions"] = versions()
+    # a static model's layers have no score: its sweep's best_layer is null
+    result = headline(per_layer, p.committed, p.model_spec, p.benchmark_info, p.data, versions())
     write_json(result, snakemake.output[0])
     shown = "NaN" if result["score"] is None else f"{result['score']:.4f}"
     print(f"{w.model} × {w.benchmark}: {shown} (layer {p.committed})"

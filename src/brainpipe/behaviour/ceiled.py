@@ -43,6 +43,20 @@ def declared_ceiling(behaviour) -> Result | None:
     return Result(float(behaviour.ceiling), float(dict(behaviour.options).get("ceiling_error", 0.0)))
 
 
+#: the ``method`` of a ceiling the benchmark declares
+DECLARED = "fixed (declared)"
+
+
+def ceiling_json(ceiling: Result, method: str) -> dict:
+    """A behavioural ceiling as its JSON (``results/ceilings/<benchmark>.json``): ceiling, error, method, and the
+    per-split values where the normalisation needs them."""
+    computed = to_json(ceiling)
+    result = {"ceiling": computed["value"], "error": computed["error"], "method": method}
+    if "per_split" in computed:
+        result["per_split"] = computed["per_split"]
+    return result
+
+
 def aggregate(benchmark, folds, ceiling_json) -> dict:
     """The score JSON of a behavioural benchmark: one 'fold' (the whole comparison) ceiled as Brain-Score does."""
     behaviour = benchmark.behaviour

@@ -341,6 +341,18 @@ def per_condition(benchmark, model: xr.DataArray, human: xr.DataArray) -> list[d
     return table(model, human, consistency=metric == "error_consistency")
 
 
+def comparison(benchmark, model: xr.DataArray, human: xr.DataArray) -> dict:
+    """The one comparison of a behavioural benchmark as its JSON 'fold': the raw score (:func:`raw_score`), its
+    per-condition table where there is one (:func:`per_condition`), and fold 0 over every human presentation. The
+    fold file of ``fit_fold`` and the one-job headline of ``score_behaviour`` both hold this."""
+    result = to_json(raw_score(benchmark, model, human))
+    conditions = per_condition(benchmark, model, human)  # None unless scored per condition
+    if conditions:
+        result["per_condition"] = conditions
+    result.update(fold=0, n_train=0, n_test=int(human.sizes["presentation"]))
+    return result
+
+
 def ceiling(benchmark, human: xr.DataArray) -> Result:
     """The ceiling: a declared number, or the metric's ceiling computed on the human data."""
     from . import metrics, tasks  # noqa: F401

@@ -13,3 +13,21 @@ def best_layer(scores: dict) -> str | None:
     scored = {layer: float(score) for layer, score in scores.items()
               if score is not None and math.isfinite(float(score))}
     return max(scored, key=scored.get) if scored else None
+
+
+def headline(per_layer: dict, committed: str, model_spec: dict, benchmark_info: dict, data: dict,
+             versions: dict) -> dict:
+    """The headline JSON of a model on a benchmark (``results/<model>/<benchmark>.json``): the committed layer's
+    score (``per_layer``: layer → its score JSON) with the model's entry and provenance, the benchmark's metadata
+    (version, parent, bibtex_key, origin, definition), which data it read, and the sweep where several layers were
+    scored."""
+    result = dict(per_layer[committed])
+    result["layer"] = committed
+    result["model_spec"] = model_spec
+    result.update(benchmark_info)
+    result["data"] = data  # which recordings (public or private split) and the benchmark's settings
+    if len(per_layer) > 1:
+        result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
+        result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score
+    result["versions"] = versions
+    return result
