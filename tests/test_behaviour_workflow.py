@@ -17,7 +17,7 @@ import xarray as xr
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics, tasks
 from brainpipe.io import read_netcdf
-from test_workflow import ROOT, SNAKEMAKE, TINY, planned_outputs, with_config
+from test_workflow import ROOT, SNAKEMAKE, TINY, job_counts, planned_outputs, with_config
 
 BENCHMARK = "SyntheticShapesBehaviour-i2n"
 
@@ -135,3 +135,22 @@ def test_task_spec_names_what_the_task_depends_on_not_the_benchmark():
     assert task_spec(error_consistency)["choice_labels"][:2] == ("airplane", "bear")
     assert task_spec(benchmarks.parse("Hebart2023-match")) == {"task": "odd_one_out", "similarity": "dot"}
     assert task_spec(benchmarks.parse("Ferguson2024tilted_line-value_delta"))["labels"] == "oddball_parity"
+
+
+@pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
+def test_headline_in_one_job_equals_the_fold_and_layer_stages(workdir):
+    """The headline is one job (score_behaviour): no fold or layer file behind it. Asked for afterwards, fit_fold and
+    score_layer write the comparison and the layer score, and every field of the layer score is the headline's."""
+    headline = json.loads((workdir / "results/alexnet_untrained" / f"{BENCHMARK}.json").read_text())
+    folder = workdir / "results/alexnet_untrained" / BENCHMARK
+    assert not folder.exists()
+    log = (workdir / "logs/score/alexnet_untrained" / f"{BENCHMARK}.log").read_text()
+    assert "i2n: raw" in log and "alexnet_untrained × SyntheticShapesBehaviour-i2n" in log
+
+    target = f"results/alexnet_untrained/{BENCHMARK}/layers/classifier.5.json"
+    assert job_counts(snakemake(workdir, "-n", target=target)) == {"fit_fold": 1, "score_layer": 1}  # all else reused
+    snakemake(workdir, target=target)
+    layer = json.loads((folder / "layers/classifier.5.json").read_text())
+    fold = json.loads((folder / "layers/classifier.5/fold0.json").read_text())
+    assert {key: headline[key] for key in layer} == layer
+    assert headline["per_fold"] == [fold["value"]] and headline["raw"] == fold["value"]
