@@ -15,10 +15,10 @@ those of the fixture sizes, which are small: what they show is each stage's fixe
 Per benchmark, one cold ``snakemake`` run (a subprocess, ``--cores`` as given) of
 ``results/alexnet/<benchmark>.json`` in an empty folder; per stage, from Snakemake's ``benchmark:`` files: summed
 wall time and the largest peak RSS (Snakemake samples it). Stages: ``inputs`` (fetch, placing on screen,
-activations), ``task`` (rule behaviour_task: the model's choices), ``ceiling``, ``score`` (fit_fold, score_layer,
-score). Rules without a ``benchmark:`` directive (prepare_behaviour, demo_behaviour) are counted only in the run's
-wall time. A benchmark id not in this checkout's registry is listed as skipped. The machine's load average is
-printed with the figures (timings are only comparable on a quiet machine).
+activations), ``task`` (rule behaviour_task: the model's choices), ``ceiling``, ``score`` (score_behaviour, whose
+timing files are the score rule's; fit_fold, score_layer and score before it). Rules without a ``benchmark:``
+directive are counted only in the run's wall time. A benchmark id not in this checkout's registry is listed as
+skipped. The machine's load average is printed with the figures (timings are only comparable on a quiet machine).
 """
 
 from __future__ import annotations

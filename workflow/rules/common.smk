@@ -607,7 +607,7 @@ if _THRESHOLD_IDS:
     NOT_PROPERTIES_BENCHMARK = (f"(?!(?:{'|'.join(map(_re.escape, _THRESHOLD_IDS))})(?:/|\\.json))"
                                 + NOT_PROPERTIES_BENCHMARK)
 # Behavioural benchmarks (but the threshold ones) score in one job from the task output, the human data and the
-# ceiling (rule score_behaviour, workflow/rules/behaviour.smk): their identifiers, built-in and declared in config
+# ceiling (score_behaviour in workflow/rules/behaviour.smk): their identifiers, built-in and declared in config
 BEHAVIOUR_BENCHMARK = "|".join(_re.escape(i) for i in sorted(
     (i for family in REGISTRY.families.values() if family.behaviours
      for i in bench.registry.family_identifiers(family) if i not in _THRESHOLD_IDS), key=len, reverse=True)) or "(?!)"
