@@ -297,7 +297,7 @@ def committed_layer(model_name, benchmark):
 
 def computed_ceiling(wildcards):
     """The ceiling file a behavioural benchmark's score job reads: none where the benchmark declares its ceiling (a
-    number, e.g. 1.0 for accuracy: no ceiling job, and no human data to prepare for it)."""
+    number, e.g. 1.0 for accuracy: no ceiling job)."""
     if declared_ceiling(get_benchmark(wildcards.benchmark).behaviour) is not None:
         return []
     return [f"results/ceilings/{wildcards.benchmark}.json"]

@@ -49,9 +49,10 @@ WARM_GROUPS = {
     # registry (its 46 family modules and their fingerprints), xarray's backend entry points (read at every
     # open_dataarray otherwise) and the library versions every score JSON records
     "data": ("numpy", "pandas", "xarray", "netCDF4", "threadpoolctl", "snakemake.iocontainers", "snakemake.io",
-             "snakemake.logging", "snakemake.script", "xarray.backends.plugins:list_engines", "brainpipe.io", "brainpipe.pipeline.logs",
-             "brainpipe.benchmarks.registry:builtin", "brainpipe.behaviour.stages", "brainpipe.behaviour.metrics",
-             "brainpipe.data.fetch", "brainpipe.pipeline.provenance:versions", "brainpipe.data.stimuli"),
+             "snakemake.logging", "snakemake.script", "xarray.backends.plugins:list_engines", "brainpipe.io",
+             "brainpipe.pipeline.logs", "brainpipe.benchmarks.registry:builtin", "brainpipe.behaviour.stages",
+             "brainpipe.behaviour.metrics", "brainpipe.data.fetch", "brainpipe.pipeline.provenance:versions",
+             "brainpipe.data.stimuli"),
     # before the fits: a fresh grid's extraction comes first and everything else waits for it, while the fits'
     # imports can run here beside the extraction
     "torch": ("torch",),
