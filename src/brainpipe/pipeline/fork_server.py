@@ -16,8 +16,8 @@ forks a child that runs the same script exactly as the job process would have, w
 log, and the job process exits with the child's status. In brainpipe's venv the job process does this already at
 its interpreter's start, before Snakemake's script preamble (:func:`hand_over_at_start`, called by
 brainpipe_startup), for every script whose line names no ``warm`` groups. The child is a fresh copy of the server
-(nothing one job does is seen by another); its thread limits are the job's (Snakemake passes ``threads`` as OMP_NUM_THREADS); it
-stops itself within a second when its job process or that process's Snakemake is gone (:mod:`.logs`). The server
+(nothing one job does is seen by another); its thread limits are the job's (Snakemake passes ``threads`` as
+OMP_NUM_THREADS); it stops itself within a second when its job process or that process's Snakemake is gone (:mod:`.logs`). The server
 stops when the Snakemake process that started it ends, however it ends (its end of a pipe closes).
 
 Where no server answers (not Linux; a cluster job: each runs its own Snakemake; ``BRAINPIPE_FORK_SERVER=off``; a
