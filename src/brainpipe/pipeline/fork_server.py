@@ -10,15 +10,15 @@ paid them once.
 How. In a local run the Snakemake main process starts one server (:func:`start`: from the Snakefile while it is
 parsed where the command line plainly runs jobs here, else from common.smk's ``onstart``), so the imports run beside
 the parsing and planning; its socket's path is in the environment every job inherits (``BRAINPIPE_FORK_SERVER``).
-Each workflow script begins with ``hand_over(snakemake)``: the job process sends the server its script file,
-working directory, environment, command line and its stdin, stdout and stderr (as file descriptors); the server
-forks a child that runs the same script exactly as the job process would have, writing to the job's own streams and
-log, and the job process exits with the child's status. In brainpipe's venv the job process does this already at
-its interpreter's start, before Snakemake's script preamble (:func:`hand_over_at_start`, called by
-brainpipe_startup), for every script whose line names no ``warm`` groups. The child is a fresh copy of the server
-(nothing one job does is seen by another); its thread limits are the job's (Snakemake passes ``threads`` as
-OMP_NUM_THREADS); it stops itself within a second when its job process or that process's Snakemake is gone (:mod:`.logs`). The server
-stops when the Snakemake process that started it ends, however it ends (its end of a pipe closes).
+Each workflow script begins with ``hand_over(snakemake)``: the job process sends the server its script file, working
+directory, environment, command line and its stdin, stdout and stderr (as file descriptors); the server forks a
+child that runs the same script exactly as the job process would have, writing to the job's own streams and log, and
+the job process exits with the child's status. In brainpipe's venv the job process does this already at its
+interpreter's start, before Snakemake's script preamble (:func:`hand_over_at_start`, called by brainpipe_startup),
+for every script whose line names no ``warm`` groups. The child is a fresh copy of the server (nothing one job does
+is seen by another); its thread limits are the job's (Snakemake passes ``threads`` as OMP_NUM_THREADS); it stops
+itself within a second when its job process or that process's Snakemake is gone (:mod:`.logs`). The server stops
+when the Snakemake process that started it ends, however it ends (its end of a pipe closes).
 
 Where no server answers (not Linux; a cluster job: each runs its own Snakemake; ``BRAINPIPE_FORK_SERVER=off``; a
 job of another Python: a conda environment, a container; a server that is gone), the script simply runs in its own
