@@ -54,6 +54,7 @@ from brainpipe.pipeline.fork_server import hand_over
 hand_over(snakemake)
 
 import json, os, sys, tempfile
+os_threads = len(os.listdir("/proc/self/task"))  # before `logged` starts its watcher thread
 from threadpoolctl import threadpool_info
 from brainpipe.pipeline import fork_server
 from brainpipe.pipeline.logs import logged
@@ -64,7 +65,7 @@ with logged(snakemake.log[0], snakemake.rule):
     blas = sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
     with open(snakemake.output[0], "w") as out:
         json.dump(dict(in_server_child=fork_server._in_child, pid=os.getpid(), blas_threads=blas,
-                       tmp=tempfile.gettempdir(),
+                       os_threads=os_threads, tmp=tempfile.gettempdir(),
                        cwd=os.getcwd(), threads_env=os.environ.get("OMP_NUM_THREADS")), out)
 """
 
@@ -111,6 +112,9 @@ def test_jobs_compute_in_a_child_of_the_server_with_their_own_threads_and_folder
     assert one["tmp"] == str(workflow / "jobtmp") and two["tmp"] != one["tmp"]  # the job's TMPDIR
     assert (one["threads_env"], two["threads_env"]) == ("1", "2")  # Snakemake's, passed on to the child
     assert one["blas_threads"] == [1] and two["blas_threads"] == [2]  # and applied to the BLAS already loaded
+    # a 1-thread job's child starts no BLAS worker threads: each would busy-wait ~0.1 CPU-s for work that never
+    # comes (the server imports numpy single-threaded; _limit_threads starts what a job asks for)
+    assert one["os_threads"] == 1
     assert "computing ok" in (workflow / "logs/ok.log").read_text()
     # handed over at the job process's start (the venv's brainpipe_startup): Snakemake's preamble and the file's
     # first line ran in the child only, not in the job process first
