@@ -444,3 +444,34 @@ def test_disk_full_when_the_writers_open_says_so_and_leaves_nothing(layer_disk, 
     assert re.search(r"disk full: writing \S+/pixels\.nc needs \d+ bytes \([\d.]+ MB\), the file system holding "
                      r"\S+ has \d+ bytes free", message), message
     assert [p for p in layer_disk.rglob("*") if p.is_file() or p.name.startswith(".")] == []
+
+
+class DecodedWhere:
+    """A preprocess that records which process decoded each image (module level: picklable for workers)."""
+
+    def __init__(self, inner, log_dir):
+        self.inner, self.log_dir = inner, log_dir
+
+    def __call__(self, path):
+        (self.log_dir / os.path.basename(path)).write_text(str(os.getpid()))
+        return self.inner(path)
+
+
+@pytest.mark.parametrize("images, batch_size, in_workers", [(4, 4, False), (3, 4, False), (5, 4, True)])
+def test_a_set_of_one_batch_is_decoded_here_without_workers(tmp_path, images, batch_size, in_workers):
+    """Decode workers only where there is a next batch to decode while the network runs: a stimulus set that fits
+    in one batch is decoded in this process (a worker costs a fork of it and overlaps nothing), with the same
+    activations."""
+    folder = write_tiny_stimuli(tmp_path / "stimuli", images)
+    log_dir = tmp_path / "decoded"
+    log_dir.mkdir()
+    model = ActivationsModel("where", "pixels")
+    plain = model.preprocess
+    model.preprocess = DecodedWhere(plain, log_dir)
+    asked = extract(model, folder, ["pixels"], batch_size=batch_size, progress=quiet(), num_workers=2)["pixels"]
+    pids = {int(f.read_text()) for f in log_dir.iterdir()}
+    assert len(list(log_dir.iterdir())) == images
+    assert (os.getpid() not in pids) if in_workers else (pids == {os.getpid()})
+    model.preprocess = plain
+    alone = extract(model, folder, ["pixels"], batch_size=batch_size, progress=quiet(), num_workers=0)["pixels"]
+    assert asked.identical(alone)

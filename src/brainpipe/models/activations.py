@@ -165,6 +165,11 @@ def iterate_batches(model, paths, layers, batch_size=64, num_workers=None, progr
     layers = list(dict.fromkeys(layers))
     if not layers:
         raise ValueError(f"model {model.identifier}: no layers requested")
+    if len(paths) <= batch_size:
+        # One batch: a worker would decode it while the model waits (nothing to overlap), after a fork of this
+        # process (torch, the network) that costs more than the decoding: 0.17 s a stimulus set, measured on 2
+        # cores, e.g. 3.7 s of a 22-set extraction of 24-image sets (perf/bench_families.py Scialom2024-all).
+        num_workers = 0
     loader = _loader(model.preprocess, list(paths), batch_size, num_workers, _uses_cuda(model))
     started = time.perf_counter()
     shapes = None
