@@ -86,11 +86,12 @@ def test_all_44_plan_one_extraction_and_one_task_per_stimulus_set(tmp_path):
         text = run.stdout + run.stderr
         counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
         # one score job per benchmark (score_behaviour: no fold or layer jobs); a ceiling job only for the 24
-        # computed ceilings (the engineering accuracies declare theirs: 1)
+        # computed ceilings (the engineering accuracies declare theirs: 1); no stimulus_target job (the engineering
+        # accuracies' score jobs read their stimulus set's table)
         assert {rule: int(counts.get(rule, 0)) for rule in (
             "fetch_stimuli", "behaviour_task", "stimulus_target", "prepare_behaviour", "ceiling", "score_behaviour",
             "fit_fold", "score_layer", "score")} == {
-            "fetch_stimuli": 22, "behaviour_task": 22, "stimulus_target": 20, "prepare_behaviour": 22, "ceiling": 24,
+            "fetch_stimuli": 22, "behaviour_task": 22, "stimulus_target": 0, "prepare_behaviour": 22, "ceiling": 24,
             "score_behaviour": 44, "fit_fold": 0, "score_layer": 0, "score": 0}
         extractions = re.findall(r"^rule (activations\w*):\n(?:.*\n)*?    output: (.+)$", text, re.M)
         assert len(extractions) == extraction_jobs and "activations" not in counts
@@ -253,3 +254,24 @@ def test_accuracy_per_level_figure(scored):
             assert row["model_accuracy"] == pytest.approx(np.mean([labels[i] == truth[i] for i in shown]), abs=1e-12)
     series = [figures.level_series(t, r) for t in tables for r in t["rows"]]
     assert series == [("phosphenes", "12"), ("phosphenes-all", None), ("rgb", None)]
+
+
+@pytest.mark.slow
+def test_engineering_headline_equals_the_stages_reading_the_stimulus_target_file(scored):
+    """An engineering accuracy's score job builds its target from the stimulus set's table (no stimulus_target
+    job); fit_fold and score_layer, asked for afterwards, read the stimulus_target stage's file: every field of the
+    layer score is the headline's."""
+    from test_real_data_workflow import snakemake
+
+    headlines, work = scored
+    identifier = "Scialom2024_rgbEngineeringAccuracy"
+    headline = headlines[identifier]
+    assert not (work / "results/assemblies/Scialom2024_rgb-engineering").exists()
+    target = f"results/alexnet/{identifier}/layers/{headline['layer']}.json"
+    run = snakemake(work, work.parent / "config.yaml", [target])  # nothing to download: the stimulus folder is here
+    assert run.returncode == 0, run.stderr[-5000:]
+    assert (work / "results/assemblies/Scialom2024_rgb-engineering/behaviour.nc").exists()
+    layer = json.loads((work / target).read_text())
+    fold = json.loads((work / f"results/alexnet/{identifier}/layers/{headline['layer']}/fold0.json").read_text())
+    assert {key: headline[key] for key in layer} == layer
+    assert headline["per_fold"] == [fold["value"]] and headline["raw"] == fold["value"]

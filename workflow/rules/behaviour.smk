@@ -79,10 +79,9 @@ rule stimulus_target:
     output:
         "results/assemblies/{dataset}/behaviour.nc",
     params:
-        code=library_code("behaviour/data", "behaviour/_common"),
+        code=library_code("behaviour/data", "behaviour/_common", "data/stimulus_columns"),
         # the ground-truth column (ObjectNet: synset), declared by the family's benchmarks
-        truth_column=lambda wildcards: dict(family_of_dataset(wildcards.dataset).behaviours[0].options).get(
-            "truth_column", "truth"),
+        truth_column=lambda wildcards: stimulus_truth_column(family_of_dataset(wildcards.dataset)),
     wildcard_constraints:
         dataset="|".join(map(re.escape, stimulus_target_datasets())) or "(?!)",
     conda:
@@ -98,10 +97,11 @@ rule stimulus_target:
 rule score_behaviour:
     """A behavioural benchmark's headline in one job: the model's task output compared with the human data (what
     fit_fold writes as fold 0), ceiled as score_layer does (the ceiling job's file, or the declared number), with
-    the score rule's provenance. The layer is the model's readout (or logits) layer for the task."""
+    the score rule's provenance. The layer is the model's readout (or logits) layer for the task. A benchmark
+    without human data reads its stimulus set's table instead of the stimulus_target stage's file."""
     input:
         source=lambda wildcards: behaviour_output(wildcards.model, get_benchmark(wildcards.benchmark)),
-        target=lambda wildcards: prepared(wildcards, "target"),
+        target=behaviour_target,
         ceiling=computed_ceiling,
     output:
         "results/{model}/{benchmark}.json",
@@ -110,13 +110,17 @@ rule score_behaviour:
                           "behaviour/result", "behaviour/_common", "behaviour/i1i2", "behaviour/error_consistency",
                           "behaviour/accuracy", "behaviour/accuracy_delta", "behaviour/odd_one_out",
                           "behaviour/shape_bias", "behaviour/confusion", "behaviour/condition_accuracy",
-                          "behaviour/value_delta", "pipeline/scoring", "pipeline/headline", "benchmarks/base"),
+                          "behaviour/value_delta", "behaviour/data", "data/stimulus_columns", "pipeline/scoring",
+                          "pipeline/headline", "benchmarks/base"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
         model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
         data=lambda wildcards: score_data(get_benchmark(wildcards.benchmark)),
         benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
+        # a target built from the stimulus set (behaviour_target): its ground-truth column; null for human data
+        truth_column=lambda wildcards: (stimulus_truth_column(get_benchmark(wildcards.benchmark).family)
+                                        if get_benchmark(wildcards.benchmark).family.source == "stimuli" else None),
     wildcard_constraints:
         benchmark=BEHAVIOUR_BENCHMARK,
     resources:

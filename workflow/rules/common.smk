@@ -295,6 +295,22 @@ def committed_layer(model_name, benchmark):
     return get_model(model_name)["layers"][benchmark.model_region]
 
 
+def stimulus_truth_column(family):
+    """The ground-truth column of a target built from a stimulus set (ObjectNet: synset), as the family's benchmarks
+    declare it."""
+    return dict(family.behaviours[0].options).get("truth_column", "truth")
+
+
+def behaviour_target(wildcards):
+    """What a behavioural headline compares the model with: the prepared human data, or for a family without human
+    data (Family.source 'stimuli': ImageNet, ObjectNet, the engineering accuracies) its stimulus folder, whose table
+    the score job turns into the target itself (the stimulus_target stage's file, without its job)."""
+    family = get_benchmark(wildcards.benchmark).family
+    if family.source == "stimuli":
+        return f"resources/stimuli/{family.stimulus_set}"
+    return prepared(wildcards, "target")
+
+
 def computed_ceiling(wildcards):
     """The ceiling file a behavioural benchmark's score job reads: none where the benchmark declares its ceiling (a
     number, e.g. 1.0 for accuracy: no ceiling job)."""

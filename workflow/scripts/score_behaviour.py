@@ -10,6 +10,8 @@ import time
 from brainpipe import benchmarks
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.ceiled import DECLARED, ceiling_json, declared_ceiling
+from brainpipe.behaviour.data import stored_stimulus_target
+from brainpipe.data.stimuli import CSV_NAME
 from brainpipe.io import as_json, read_json, read_netcdf, write_json
 from brainpipe.pipeline.headline import headline
 from brainpipe.pipeline.logs import logged
@@ -17,11 +19,14 @@ from brainpipe.pipeline.provenance import versions
 from brainpipe.pipeline.scoring import aggregate
 
 with logged(snakemake.log[0], "score_behaviour"):
-    w, p = snakemake.wildcards, snakemake.params
+    w, p, resources = snakemake.wildcards, snakemake.params, snakemake.resources
     benchmark = benchmarks.load(w.benchmark, snakemake.config)
     started = time.perf_counter()
     model = read_netcdf(snakemake.input.source, required_coords=("stimulus_id",))
-    human = read_netcdf(snakemake.input.target, required_coords=("stimulus_id",))
+    if p.truth_column is None:  # prepared human data
+        human = read_netcdf(snakemake.input.target, required_coords=("stimulus_id",))
+    else:  # no human data: the stimulus set's table, exactly as the stimulus_target stage would store it
+        human = stored_stimulus_target(f"{snakemake.input.target}/{CSV_NAME}", p.truth_column, resources.tmpdir)
     human.attrs["source"] = snakemake.input.target
     # each part exactly as its own stage writes it and the next reads it back (JSON: NaN as null)
     fold = as_json(dict(stages.comparison(benchmark, model, human), model=w.model, benchmark=w.benchmark,

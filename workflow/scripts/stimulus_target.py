@@ -5,15 +5,13 @@ from brainpipe.pipeline.fork_server import hand_over
 
 hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
 
-from brainpipe.behaviour.data import stimulus_target
+from brainpipe.behaviour.data import storable_stimulus_target
 from brainpipe.data.stimuli import CSV_NAME
-from brainpipe.data.stimulus_columns import without_unwritable_coords
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "stimulus_target"):
     # (ImageNet's table has an unnamed index column, 'Unnamed: 0': not a NetCDF coordinate name)
-    target = without_unwritable_coords(stimulus_target(f"{snakemake.input[0]}/{CSV_NAME}",
-                                                       snakemake.params.truth_column))
+    target = storable_stimulus_target(f"{snakemake.input[0]}/{CSV_NAME}", snakemake.params.truth_column)
     write_netcdf(target, snakemake.output[0])
     print(f"{snakemake.input[0]}: {target.sizes['presentation']} stimuli, columns {sorted(map(str, target.coords))}")
