@@ -151,3 +151,7 @@ def stored_stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str, sc
         stored = Path(folder) / "target.nc"
         write_netcdf(storable_stimulus_target(stimuli_csv, truth_column), stored)
         return read_netcdf(stored, required_coords=("stimulus_id",))
+
+
+__all__ = ["load_behaviour", "prepare_behaviour", "stimulus_target", "storable_stimulus_target",
+           "stored_stimulus_target", "isnull"]
