@@ -89,6 +89,25 @@ def test_stimulus_target_reads_the_csv(tmp_path):
         stimulus_target(csv)
 
 
+def test_a_score_job_builds_the_target_the_stimulus_target_stage_stores(tmp_path):
+    """The score job's target (built from the table, no file kept) is the stage's file as read back: an unnamed
+    index column (ImageNet's 'Unnamed: 0') dropped, integers, missing text and a boolean column as stored."""
+    from brainpipe.behaviour.data import storable_stimulus_target, stored_stimulus_target
+    from brainpipe.io import read_netcdf, write_netcdf
+
+    csv = tmp_path / "stimuli.csv"
+    pd.DataFrame({"stimulus_id": ["a", "b", "c"], "synset": ["n01", "n02", "n01"], "level": [1, 2, 3],
+                  "note": ["x", None, "z"], "flipped": [True, False, True]}).to_csv(csv)  # + 'Unnamed: 0'
+    write_netcdf(storable_stimulus_target(csv, "synset"), tmp_path / "behaviour.nc")
+    stage = read_netcdf(tmp_path / "behaviour.nc")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    built = stored_stimulus_target(csv, "synset", scratch)
+    assert built.identical(stage) and list(built.values) == ["n01", "n02", "n01"]
+    assert "Unnamed: 0" not in built.coords and built["level"].dtype == np.int64
+    assert list(scratch.iterdir()) == []  # nothing left behind
+
+
 # -------------------------------------------------------------------------------------------------- Baker2022
 
 
