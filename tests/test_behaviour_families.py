@@ -92,7 +92,7 @@ def test_stimulus_target_reads_the_csv(tmp_path):
 def test_a_score_job_builds_the_target_the_stimulus_target_stage_stores(tmp_path):
     """The score job's target (built from the table, no file kept) is the stage's file as read back: an unnamed
     index column (ImageNet's 'Unnamed: 0') dropped, integers, missing text and a boolean column as stored."""
-    from brainpipe.behaviour.data import storable_stimulus_target, stored_stimulus_target
+    from brainpipe.behaviour.stimulus_targets import storable_stimulus_target, stored_stimulus_target
     from brainpipe.io import read_netcdf, write_netcdf
 
     csv = tmp_path / "stimuli.csv"

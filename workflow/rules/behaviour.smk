@@ -79,7 +79,8 @@ rule stimulus_target:
     output:
         "results/assemblies/{dataset}/behaviour.nc",
     params:
-        code=library_code("behaviour/data", "behaviour/_common", "data/stimulus_columns"),
+        code=library_code("behaviour/data", "behaviour/stimulus_targets", "behaviour/_common",
+                          "data/stimulus_columns"),
         # the ground-truth column (ObjectNet: synset), declared by the family's benchmarks
         truth_column=lambda wildcards: stimulus_truth_column(family_of_dataset(wildcards.dataset)),
     wildcard_constraints:
@@ -110,8 +111,8 @@ rule score_behaviour:
                           "behaviour/result", "behaviour/_common", "behaviour/i1i2", "behaviour/error_consistency",
                           "behaviour/accuracy", "behaviour/accuracy_delta", "behaviour/odd_one_out",
                           "behaviour/shape_bias", "behaviour/confusion", "behaviour/condition_accuracy",
-                          "behaviour/value_delta", "behaviour/data", "data/stimulus_columns", "pipeline/scoring",
-                          "pipeline/headline", "benchmarks/base"),
+                          "behaviour/value_delta", "behaviour/data", "behaviour/stimulus_targets",
+                          "data/stimulus_columns", "pipeline/scoring", "pipeline/headline", "benchmarks/base"),
         definition=benchmark_definition,
         metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
         committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),

@@ -10,7 +10,7 @@ import time
 from brainpipe import benchmarks
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.ceiled import DECLARED, ceiling_json, declared_ceiling
-from brainpipe.behaviour.data import stored_stimulus_target
+from brainpipe.behaviour.stimulus_targets import stored_stimulus_target
 from brainpipe.data.stimuli import CSV_NAME
 from brainpipe.io import as_json, read_json, read_netcdf, write_json
 from brainpipe.pipeline.headline import headline

@@ -5,7 +5,7 @@ from brainpipe.pipeline.fork_server import hand_over
 
 hand_over(snakemake)  # a local run computes this job in its warm process (pipeline/fork_server.py)
 
-from brainpipe.behaviour.data import storable_stimulus_target
+from brainpipe.behaviour.stimulus_targets import storable_stimulus_target
 from brainpipe.data.stimuli import CSV_NAME
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged

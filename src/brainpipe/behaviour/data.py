@@ -131,27 +131,4 @@ def stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth")
     return target
 
 
-def storable_stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth") -> xr.DataArray:
-    """:func:`stimulus_target` without the coordinates a NetCDF file cannot keep (the stimulus_target stage's file)."""
-    from brainpipe.data.stimulus_columns import without_unwritable_coords
-
-    return without_unwritable_coords(stimulus_target(stimuli_csv, truth_column))
-
-
-def stored_stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str, scratch: str | os.PathLike):
-    """The stimulus_target stage's file, as a later stage reads it back, without keeping the file: the target goes
-    through a NetCDF file in ``scratch`` (a folder; the file is removed), so its dtypes and missing values are
-    exactly those of the stored file, and a job that scores from the stimulus set computes what one reading the
-    stage's file computes."""
-    import tempfile
-
-    from brainpipe.io import read_netcdf, write_netcdf
-
-    with tempfile.TemporaryDirectory(dir=scratch) as folder:
-        stored = Path(folder) / "target.nc"
-        write_netcdf(storable_stimulus_target(stimuli_csv, truth_column), stored)
-        return read_netcdf(stored, required_coords=("stimulus_id",))
-
-
-__all__ = ["load_behaviour", "prepare_behaviour", "stimulus_target", "storable_stimulus_target",
-           "stored_stimulus_target", "isnull"]
+__all__ = ["load_behaviour", "prepare_behaviour", "stimulus_target", "isnull"]
