@@ -14,7 +14,8 @@ from .data import stimulus_target
 
 def storable_stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth") -> xr.DataArray:
     """The stimulus set's target without the coordinates a NetCDF file cannot keep: the stimulus_target stage's
-    file (ImageNet's table has an unnamed index column, 'Unnamed: 0', not a coordinate name)."""
+    file (a table saved with its index has an unnamed column, which pandas names 'Unnamed: 0': not a coordinate
+    name)."""
     from brainpipe.data.stimulus_columns import without_unwritable_coords
 
     return without_unwritable_coords(stimulus_target(stimuli_csv, truth_column))
