@@ -119,7 +119,7 @@ def _kato_weights(home):
 
 def _identifiers(prefix, keep=lambda identifier: True):
     def ids():
-        every = (REPO / "tests" / "data" / "brainscore_identifiers_2.4.2.txt").read_text().split()
+        every = (REPO / "src" / "brainpipe" / "benchmarks" / "brainscore_identifiers_2.4.2.txt").read_text().split()
         return tuple(sorted(i for i in every if i.startswith(prefix) and keep(i)))
     return ids
 

@@ -151,7 +151,7 @@ def run_real_size(root: Path, size_px: int = 672):
     print(f"0. real-size fixtures written in {time.perf_counter() - started:.0f} s (load {load()})")
     work = root / "work"
     (work / "config").mkdir(parents=True, exist_ok=True)
-    identifiers = sorted(line.strip() for line in (REPO / "tests/data/brainscore_identifiers_2.4.2.txt")
+    identifiers = sorted(line.strip() for line in (REPO / "src/brainpipe/benchmarks/brainscore_identifiers_2.4.2.txt")
                          .read_text().splitlines() if line.startswith("Marques2020_"))
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config.update(models=[MODEL], benchmarks=identifiers, batch_size=32)

@@ -1,7 +1,7 @@
 """Which of Brain-Score 2.4.2's benchmark identifiers brainpipe has, kept exact in two fixture files.
 
-tests/data/brainscore_identifiers_2.4.2.txt: the benchmark_registry keys of brain-score/vision 2.4.2's
-brainscore_vision/benchmarks/*/__init__.py, one a line. tests/data/brainscore_identifiers_missing.txt: those that
+src/brainpipe/benchmarks/brainscore_identifiers_2.4.2.txt (what the selector `suite:brainscore` names): the
+benchmark_registry keys of brain-score/vision 2.4.2's brainscore_vision/benchmarks/*/__init__.py, one a line. tests/data/brainscore_identifiers_missing.txt: those that
 brainpipe's built-in families do not provide yet. The test fails both when a family adds identifiers (delete their
 lines from the missing list) and when one disappears, so the list always says where brainpipe stands.
 """
@@ -11,10 +11,11 @@ from pathlib import Path
 from brainpipe import benchmarks
 
 DATA = Path(__file__).parent / "data"
+LIBRARY = Path(__file__).parents[1] / "src" / "brainpipe" / "benchmarks"
 
 
 def _identifiers(name):
-    lines = (DATA / name).read_text().splitlines()
+    lines = (LIBRARY / name if (LIBRARY / name).is_file() else DATA / name).read_text().splitlines()
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 

@@ -17,7 +17,7 @@ from brainpipe import benchmarks
 from brainpipe.behaviour import metrics, stages
 
 REFERENCE = Path(__file__).parent / "data" / "kato2026" / "brainscore.json"
-IDENTIFIERS = Path(__file__).parent / "data" / "brainscore_identifiers_2.4.2.txt"
+IDENTIFIERS = Path(__file__).parents[1] / "src" / "brainpipe" / "benchmarks" / "brainscore_identifiers_2.4.2.txt"
 DATASETS = ("Ori", "Fil", "Lin", "SilTex", "Sil", "Tex", "LinFil", "Sparse", "Dense")
 
 

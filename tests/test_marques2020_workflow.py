@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 REFERENCE = REPO / "tests" / "data" / "properties_chain" / "marques2020.json"
 #: every one of the 22 benchmarks: the five modules' property sets are computed once each per model
-BENCHMARKS = sorted(line.strip() for line in (REPO / "tests/data/brainscore_identifiers_2.4.2.txt").read_text().splitlines()
+BENCHMARKS = sorted(line.strip() for line in (REPO / "src/brainpipe/benchmarks/brainscore_identifiers_2.4.2.txt").read_text().splitlines()
                     if line.startswith("Marques2020_"))
 MODEL = "alexnet_untrained"
 

@@ -14,7 +14,7 @@ from brainpipe import benchmarks
 from brainpipe.behaviour import stages
 
 REFERENCE = Path(__file__).parent / "data" / "scialom2024" / "brainscore.json"
-IDENTIFIERS = Path(__file__).parent / "data" / "brainscore_identifiers_2.4.2.txt"
+IDENTIFIERS = Path(__file__).parents[1] / "src" / "brainpipe" / "benchmarks" / "brainscore_identifiers_2.4.2.txt"
 
 
 def scialom_identifiers():

@@ -13,6 +13,7 @@ targets a new benchmark needs (its ceiling and one baseline score) and checks wh
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -147,6 +148,23 @@ def list_benchmarks(config: dict, out=None) -> None:
         print(f"\nBenchmarks in the grid: {', '.join(benchmarks)}", file=out)
 
 
+def list_selected(config: dict, entries: list[str], as_json: bool = False, out=None) -> int:
+    """The identifiers that config ``benchmarks`` entries select (pipeline/benchmark_selectors.py), one a line or one
+    JSON list; ``grid`` stands for the config's own ``benchmarks``. 1 with the error when an entry selects nothing."""
+    from .pipeline.benchmark_selectors import config_benchmarks
+    from .pipeline.workflow_config import ConfigError
+
+    out = out or sys.stdout
+    entries = [e for entry in entries for e in (config.get("benchmarks") or [] if entry == "grid" else [entry])]
+    try:
+        identifiers = config_benchmarks({**config, "benchmarks": entries})
+    except ConfigError as error:
+        print(f"brainpipe list: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(identifiers) if as_json else "\n".join(identifiers), file=out)
+    return 0
+
+
 def list_data(config: dict, out=None) -> None:
     out = out or sys.stdout
     data = config.get("data") or {}
@@ -246,6 +264,13 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--config", default=None,
                              help=f"extra config file, merged over {DEFAULT_CONFIG} (when it exists) as snakemake's "
                                   "--configfile merges it")
+        if name == "list":
+            command.add_argument("--select", nargs="+", metavar="ENTRY", default=None,
+                                 help="print only the identifiers these config `benchmarks` entries select, one a "
+                                      "line (identifiers and selectors: suite:brainscore, family:NAME, parent:NAME, "
+                                      "globs, !ENTRY to leave out); `--select grid` expands the config's own list")
+            command.add_argument("--json", action="store_true",
+                                 help="with --select: print the identifiers as one JSON list")
     check = commands.add_parser("check", help="run a benchmark's ceiling and a baseline score, and check them",
                                 description=CHECK_HELP)
     check.add_argument("benchmark", help="identifier, e.g. MyExperiment2024.IT-pls")
@@ -450,6 +475,8 @@ def main(argv=None) -> int:
         return package_data(args)
     config = _load_config(args.config)  # outside a checkout and without --config: {} (the catalog's defaults)
     try:
+        if args.command == "list" and args.select:
+            return list_selected(config, args.select, args.json)
         list_benchmarks(config) if args.command == "list" else list_data(config)
         sys.stdout.flush()
     except BrokenPipeError:  # `brainpipe list | head`: the reader left; not an error

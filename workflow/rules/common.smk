@@ -11,6 +11,7 @@ from snakemake.utils import validate
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe import benchmarks as bench
 from brainpipe.pipeline import fork_server, parse_cache
+from brainpipe.pipeline.benchmark_selectors import config_benchmarks
 from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
@@ -28,6 +29,10 @@ try:  # unknown keys (with the nearest valid one), empty grid, reserved model na
 except ConfigError as error:
     raise WorkflowError(str(error)) from None
 validate(config, schema=str(CONFIG_SCHEMA))  # passes now; fills in the schema's defaults
+try:  # suite:, family:, parent:, glob and !exclusion entries -> plain identifiers, before anything reads the grid
+    config["benchmarks"] = config_benchmarks(config)
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
 if workflow.is_main_process:  # names are checked once, before scheduling; cluster jobs re-read the workflow
     # architectures' layer names and weights checks that passed before, the rules' library code fingerprints and the
     # digests of weights and model files, kept per user (pipeline/parse_cache.py)
