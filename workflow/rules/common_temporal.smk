@@ -32,14 +32,6 @@ for _name in TEMPORAL_MODELS:  # a malformed map, overlapping bins or an unmappe
                             f"model_zoo.{_name}.layers commits; map each committed region's steps to time bins")
 
 
-for _name in (m for m in config["models"] if m in TEMPORAL_MODELS):  # not wired yet: say so before any job
-    for _identifier in config["benchmarks"]:
-        if get_benchmark(_identifier).kind == "behaviour":
-            raise WorkflowError(f"config models: {_name} is temporal (model_zoo.{_name}.time_mapping) and "
-                                f"{_identifier} is behavioural; behavioural tasks on temporal models are not wired "
-                                f"yet: score {_name} on neural benchmarks, or give a static entry for behaviour")
-
-
 def is_temporal_model(model_name):
     return model_name in TEMPORAL_MODELS
 

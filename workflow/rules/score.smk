@@ -1,5 +1,34 @@
 # Stage 7: folds + ceiling -> a score per layer; the committed layer's score is the headline; a summary table
 # of the grid. Partial targets: activations, ceilings, scores.
+from brainpipe.pipeline import grid_cells
+
+
+# Cells of the grid a model cannot do (a model without logits on a label task, a temporal model on a behavioural
+# one): decided here, at plan time (pipeline/grid_cells.py); the empty_cell rule is the only one for their files.
+EMPTY_CELLS = grid_cells.empty_cells(config["models"], config["benchmarks"], get_model, get_benchmark,
+                                     is_temporal_model)
+
+
+ruleorder: empty_cell > score_behaviour
+ruleorder: empty_cell > score_ost
+ruleorder: empty_cell > score
+
+
+rule empty_cell:
+    """A model × benchmark cell the model cannot do: its score JSON with score null and the reason; nothing runs."""
+    output:
+        "results/{cell}.json",
+    params:
+        reason=lambda wildcards: EMPTY_CELLS[wildcards.cell],
+        benchmark_info=lambda wildcards: get_benchmark(wildcards.cell.split("/", 1)[1]).metadata(),
+    wildcard_constraints:
+        cell=grid_cells.cell_pattern(EMPTY_CELLS),
+    conda:
+        "../envs/brainpipe.yaml"
+    log:
+        "logs/empty_cell/{cell}.log",
+    script:
+        "../scripts/empty_cell.py"
 
 
 rule score_layer:

@@ -175,3 +175,8 @@ def pretrained(cache_dir=None, **source):
     model = build()
     model.load_state_dict(checkpoint_state_dict(weights_path(cache_dir, **source)), strict=True)
     return model
+
+
+# The same modules without the download: config checks and dry runs read the layer names from it
+# (pipeline/workflow_config.py NETWORK_WITHOUT_WEIGHTS), so `snakemake -n` never fetches the checkpoint.
+pretrained.network_without_weights = build

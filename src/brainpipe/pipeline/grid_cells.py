@@ -1,0 +1,54 @@
+"""The cells of a grid (model × benchmark) that a model cannot do, decided when the workflow is planned: such a
+cell is an empty cell (its score JSON says ``score: null`` with a one-line ``reason``; no job computes anything for
+it), and every other cell of the grid is computed. Only what a model *cannot* do is decided here: a model without
+ImageNet logits on a label task, a temporal model on a behavioural task. A config error (a typo, an unknown layer)
+is still an error, and a job that fails at run time still fails loudly.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brainpipe.models.model_sources import PIXELS
+
+
+def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = False) -> str | None:
+    """Why ``model_name`` (its model_zoo entry ``spec``) cannot be scored on ``benchmark``, in one line; None
+    where it can."""
+    if benchmark.kind != "behaviour":
+        return None
+    if temporal_model:
+        return (f"{model_name} is a temporal model (model_zoo.{model_name}.time_mapping); behavioural tasks on "
+                "temporal models are not wired yet: give the network a static model_zoo entry for behaviour")
+    if benchmark.behaviour.task == "label" and spec["architecture"] == PIXELS and not spec.get("logits_layer"):
+        return (f"{model_name} is pixels, which has no ImageNet logits: it cannot do {benchmark.identifier}'s label "
+                "task")
+    return None
+
+
+def empty_cells(models, benchmarks, model_spec, benchmark_of, is_temporal) -> dict[str, str]:
+    """``"<model>/<benchmark>"`` → reason, for every cell of ``models`` × ``benchmarks`` that cannot be done
+    (``model_spec(name)``, ``benchmark_of(identifier)`` and ``is_temporal(name)`` look the two up)."""
+    cells = {}
+    for identifier in benchmarks:
+        benchmark = benchmark_of(identifier)
+        for name in models:
+            reason = cannot_do(name, model_spec(name), benchmark, is_temporal(name))
+            if reason is not None:
+                cells[f"{name}/{identifier}"] = reason
+    return cells
+
+
+def cell_pattern(cells) -> str:
+    """A regular expression matching exactly the given ``<model>/<benchmark>`` cells (one that matches nothing
+    for none): the wildcard constraint that makes the empty-cell rule the only one for those files."""
+    if not cells:
+        return "(?!)"
+    return "(?:" + "|".join(re.escape(cell) for cell in sorted(cells, key=len, reverse=True)) + ")"
+
+
+def empty_score(model: str, benchmark: str, reason: str, benchmark_info: dict, versions: dict) -> dict:
+    """The score JSON of an empty cell: the fields a score file has, null where nothing was computed, the reason,
+    and the benchmark's metadata (version, parent, bibtex_key, origin, definition), as any score file has."""
+    return {"model": model, "benchmark": benchmark, "score": None, "raw": None, "ceiling": None, "error": None,
+            "layer": None, "reason": reason, "empty_cell": True, **benchmark_info, "versions": versions}

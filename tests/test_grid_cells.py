@@ -1,0 +1,81 @@
+"""Empty cells (src/brainpipe/pipeline/grid_cells.py): a model × benchmark the model cannot do is decided when the
+workflow is planned, gets a score JSON with score null and a one-line reason, and every other cell is computed."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from brainpipe import benchmarks
+from brainpipe.pipeline import grid_cells
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+REGISTRY = benchmarks.builtin()
+ZOO = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["model_zoo"]
+
+
+def test_what_a_model_cannot_do():
+    label, readout, neural = (REGISTRY.benchmark(i) for i in ("Geirhos2021colour-top1", "SyntheticShapesBehaviour-i2n",
+                                                              "SyntheticShapes.IT-pls"))
+    assert "pixels, which has no ImageNet logits" in grid_cells.cannot_do("pixels", ZOO["pixels"], label)
+    assert grid_cells.cannot_do("pixels", ZOO["pixels"], readout) is None  # its readout is its pixels
+    assert grid_cells.cannot_do("pixels", ZOO["pixels"], neural) is None
+    assert grid_cells.cannot_do("alexnet_untrained", ZOO["alexnet_untrained"], label) is None
+    # a pixels entry given a logits layer is the user's decision, not an empty cell
+    assert grid_cells.cannot_do("pixels", {**ZOO["pixels"], "logits_layer": "pixels"}, label) is None
+    temporal = grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], readout, temporal_model=True)
+    assert "temporal model" in temporal and "\n" not in temporal
+    assert grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], neural, temporal_model=True) is None
+
+
+def test_cell_pattern_matches_exactly_the_empty_cells():
+    import re
+
+    cells = {"pixels/Geirhos2021colour-top1": "r", "recurrent_demo/SyntheticShapesBehaviour-i2n": "r"}
+    pattern = re.compile(grid_cells.cell_pattern(cells) + "$")
+    assert all(pattern.match(cell) for cell in cells)
+    for other in ("pixels/Geirhos2021colour-top1x", "alexnet/Geirhos2021colour-top1", "pixels/Geirhos2021colour"):
+        assert not pattern.match(other)
+    assert not re.match(grid_cells.cell_pattern({}), "pixels/anything")
+
+
+def _grid(tmp_path):
+    tiny = yaml.safe_load((ROOT / "tests" / "configs" / "tiny.yaml").read_text())
+    tiny.update(models=["pixels", "recurrent_demo"], benchmarks=["SyntheticShapes.IT-pls", "SyntheticShapesBehaviour-i2n"])
+    (tmp_path / "grid.yaml").write_text(yaml.safe_dump(tiny))
+    env = {k: v for k, v in os.environ.items() if k != "SNAKEMAKE_PROFILE"}
+    return [SNAKEMAKE, "scores", "--cores", "2", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+            "--configfile", str(ROOT / "config" / "config.yaml"), str(tmp_path / "grid.yaml")], env
+
+
+def test_the_plan_has_an_empty_cell_job_and_no_task_for_it(tmp_path):
+    command, env = _grid(tmp_path)
+    result = subprocess.run([*command, "-n"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    assert "rule empty_cell:\n    output: results/recurrent_demo/SyntheticShapesBehaviour-i2n.json" in output
+    assert output.count("rule empty_cell:") == 1
+    assert "results/behaviour/recurrent_demo" not in output
+
+
+@pytest.mark.slow
+def test_a_grid_with_cells_a_model_cannot_do_runs_to_the_end(tmp_path):
+    """A temporal model and a static one on a behavioural and a neural benchmark: the temporal model's behavioural
+    cell is empty with its reason (no job for it), the three others are scored. Before, the plan stopped."""
+    command, env = _grid(tmp_path)
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    empty = json.loads((tmp_path / "results/recurrent_demo/SyntheticShapesBehaviour-i2n.json").read_text())
+    assert empty["score"] is None and empty["empty_cell"] is True
+    assert "temporal model" in empty["reason"] and empty["parent"] == REGISTRY.benchmark(
+        "SyntheticShapesBehaviour-i2n").parent
+    assert not (tmp_path / "results/behaviour/recurrent_demo").exists()  # no task ran for it
+    for cell in ("pixels/SyntheticShapes.IT-pls", "pixels/SyntheticShapesBehaviour-i2n",
+                 "recurrent_demo/SyntheticShapes.IT-pls"):
+        scored = json.loads((tmp_path / f"results/{cell}.json").read_text())
+        assert isinstance(scored["score"], float) and "empty_cell" not in scored, cell
