@@ -16,7 +16,7 @@ ifeq ($(filter default cpu,$(TORCH)),)
 $(error TORCH must be 'default' or 'cpu', got '$(TORCH)')
 endif
 
-.PHONY: setup demo test test-slow test-slurm bench lint clean
+.PHONY: setup demo test test-slow test-slurm bench lint docs clean
 
 setup: $(VENV)/.installed $(VENV)/.startup-hook
 
@@ -61,5 +61,10 @@ bench: setup
 lint: setup
 	$(BIN)/snakemake --lint
 
+# The documentation site (mkdocs.yml; docs/): built offline into site/, warnings as errors (tests/test_docs.py runs
+# the same build inside `make test`). Open site/index.html.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 clean:
-	rm -rf results logs .snakemake
+	rm -rf results logs .snakemake site

@@ -228,7 +228,7 @@ def test_in_memory_alexnet_gives_the_zoo_alexnet_untrained_score(repo_config):
 
 @pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
-    """README "In Python": the load_model(...).look_at(...) block, run as written, records what the workflow's
+    """Docs "In Python" (docs/guide/python.md): the load_model(...).look_at(...) block, run as written, records what the workflow's
     activations job wrote (the stimuli placed on the model's 8° screen from the set's 10°), not the un-placed images
     (before: 18 % apart)."""
     import re
@@ -237,11 +237,13 @@ def test_readme_look_at_block_gives_the_workflows_activations(repo_config):
 
     folder = "results/activations/alexnet_untrained/SyntheticShapes--target8.00--source10.00"
     snakemake(repo_config, "--cores", "2", f"{folder}/features.12.nc", configfiles=(repo_config / "config/config.yaml",))
-    section = (ROOT / "README.md").read_text().split("### In Python\n", 1)[1].split("\n## ", 1)[0]
+    from docs_text import section as doc_section
+
+    section = doc_section("In Python")  # docs/guide/python.md
     block = re.findall(r"```python\n(.*?)```", section, flags=re.S)[-1]
     assert "look_at(" in block
     namespace = {"brainpipe": brainpipe}
-    exec(compile(block, "README.md", "exec"), namespace)
+    exec(compile(block, "docs/guide/python.md", "exec"), namespace)
     mine = namespace["activations"]
     with xr.open_dataarray(repo_config / folder / "features.12.nc") as job:
         job = job.load()
@@ -272,16 +274,18 @@ def test_look_at_places_on_screen_or_asks_for_the_degrees(repo_config, demo_stim
 
 @pytest.mark.slow
 def test_readme_python_examples_run(repo_config):
-    """The README's "In Python" code blocks, run as written in a working directory with the tiny config."""
+    """The docs' "In Python" code blocks (docs/guide/python.md), run as written in a working directory with the tiny
+    config."""
     import re
 
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("### In Python\n", 1)[1].split("\n## ", 1)[0]
+    from docs_text import section as doc_section
+
+    section = doc_section("In Python")
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
     assert len(blocks) == 2
     namespace = {"__name__": "__main__"}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, "docs/guide/python.md", "exec"), namespace)
     assert np.isfinite(float(namespace["s"])) and namespace["activations"].dims == ("presentation", "neuroid")
     assert namespace["benchmark"].n_folds == 3  # the working directory's (tiny) config
     assert {p.name for p in (repo_config / "results").iterdir()} >= {"alexnet_untrained", "alexnet_seed1",

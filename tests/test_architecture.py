@@ -131,11 +131,14 @@ def test_each_package_says_what_it_holds_and_may_import(package):
 
 
 def test_the_readme_maps_every_rule_to_its_script_and_library_module():
-    """README "Development": each rule in one hop. A new rule, a renamed script or a moved module fails here."""
+    """Docs "Development" (docs/development.md): each rule in one hop. A new rule, a renamed script or a moved module
+    fails here."""
     import re
 
+    from docs_text import text
+
     repo = LIBRARY.parents[1]
-    readme = (repo / "README.md").read_text()
+    readme = text()
     rows = [line for line in readme.splitlines() if line.startswith("| `") and ".smk`" in line]
     listed = {}
     for row in rows:

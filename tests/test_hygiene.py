@@ -5,11 +5,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # Built from parts so this file does not match itself.
 FORBIDDEN = ("../" + "shared/", "/work/" + "shared/", "brainscore-" + "facts")
-FOLDERS = ("src", "workflow", "tests", "perf", "config", "profiles", ".ci")
+FOLDERS = ("src", "workflow", "tests", "perf", "config", "profiles", ".ci", "docs")
 
 
 def test_no_citation_of_files_outside_the_repository():
-    files = [ROOT / "README.md", ROOT / "Snakefile", ROOT / "Makefile"]
+    files = [ROOT / "README.md", ROOT / "Snakefile", ROOT / "Makefile", ROOT / "mkdocs.yml"]
     for folder in FOLDERS:
         files += [p for p in (ROOT / folder).rglob("*") if p.is_file() and p.suffix in (".py", ".smk", ".md", ".yaml",
                                                                                       ".sh", ".rst", "")]

@@ -17,9 +17,12 @@ from test_workflow import ROOT, SNAKEMAKE, TINY
 
 
 def readme_snakefile():
-    """The outer Snakefile README "Using brainpipe inside your own workflow" shows, pointed at this checkout."""
-    section = (ROOT / "README.md").read_text().split("### Using brainpipe inside your own workflow\n", 1)[1]
-    block = re.search(r"```snakemake\n(.*?)```", section.split("\n#", 1)[0], flags=re.S).group(1)
+    """The outer Snakefile the docs' "Using brainpipe inside your own workflow" shows (docs/guide/python.md), pointed
+    at this checkout."""
+    from docs_text import section
+
+    block = re.search(r"```snakemake\n(.*?)```", section("Using brainpipe inside your own workflow"),
+                      flags=re.S).group(1)
     assert 'snakefile: "path/to/brainpipe/Snakefile"' in block and "use rule * from brainpipe" in block
     return block.replace("path/to/brainpipe/Snakefile", str(ROOT / "Snakefile"))
 

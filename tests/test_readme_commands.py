@@ -1,5 +1,6 @@
-"""Every shell command in README.md is exercised: parsed from the README's ```bash blocks (and the inline
-`snakemake ...` / `brainpipe ...` commands of its prose), then dry-run (`snakemake ... -n`, `make -n`) or, where
+"""Every shell command in README.md and in the documentation's pages (docs/*.md, tests/docs_text.py) is exercised:
+parsed from their ```bash blocks (and the inline `snakemake ...` / `brainpipe ...` commands of their prose), then
+dry-run (`snakemake ... -n`, `make -n`) or, where
 cheap, run. Commands that need root, a network or a finished grid are listed in ELSEWHERE with the test that covers
 them; a README command that is in neither place fails this file, so a new command cannot go untested.
 
@@ -15,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
+import docs_text
+
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+# README.md and every docs/ page, one text: a command is checked wherever it is shown
+README = docs_text.text()
 BIN = Path(sys.executable).parent
 TINY = ROOT / "tests" / "configs" / "tiny.yaml"
 
@@ -56,6 +60,7 @@ ELSEWHERE = {
 }
 # Where a command is also run for real elsewhere (the dry run here checks the README's spelling of it).
 ALSO_RUN_BY = {"make demo": "tests/test_workflow.py (the grid end to end)", "make test": "this suite",
+               "make docs": "tests/test_docs.py (the same strict build)",
                "make test-slurm": "tests/test_slurm.py", "make test-slow": "CI (.ci/run)"}
 
 
@@ -165,7 +170,8 @@ def test_readme_command(command, tmp_path):
 
 @pytest.mark.slow  # one real run of a pixels score on the tiny grid
 def test_readme_describes_the_score_json(tmp_path):
-    row = next(line for line in README.splitlines() if line.startswith("| `results/<model>/<benchmark>.json`"))
+    files_page = (ROOT / "docs/operations/files.md").read_text()  # the full table of outputs (README: a summary)
+    row = next(line for line in files_page.splitlines() if line.startswith("| `results/<model>/<benchmark>.json`"))
     described = set(re.findall(r"`([a-z_]+)`", row))
     conditional = {"sweep", "best_layer", "time_bin_start", "time_bin_end", "pls_components_capped", "requested",
                    "used", "why"} | {n for n in described

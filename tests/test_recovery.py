@@ -25,10 +25,12 @@ SCORE = "results/pixels/SyntheticShapes.IT-pls.json"
 NARROW = "models: [pixels]\nbenchmarks: [SyntheticShapes.IT-pls]\n"
 
 
-def readme_commands(section="## When a run is interrupted"):
-    """The snakemake command lines of the README section's first bash block, as argument lists."""
-    text = (ROOT / "README.md").read_text()
-    body = text.split(section, 1)[1].split("\n## ", 1)[0]
+def readme_commands(section="When a run is interrupted"):
+    """The snakemake command lines of the docs section's first bash block (docs/operations/interrupted.md), as
+    argument lists."""
+    from docs_text import section as doc_section
+
+    body = doc_section(section)
     block = re.search(r"```bash\n(.*?)```", body, flags=re.S).group(1)
     return [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
 
