@@ -247,8 +247,10 @@ def read_json(path):
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise FileNotFoundError(f"{path}: file not found") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON ({error}); delete it and rerun the stage that makes it") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        # not "delete it and rerun": Snakemake keeps what was made from it and reruns nothing (see _redo_advice)
+        raise ValueError(f"{path}: not valid JSON ({error}); the file is corrupt or incomplete. "
+                         f"{_redo_advice(path)}") from None
 
 
 def write_netcdf(array: xr.DataArray, destination):

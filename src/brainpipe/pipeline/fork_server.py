@@ -143,8 +143,14 @@ def _hand_over(script, warm):
     code = _STATUS.unpack(status)[0] if len(status) == _STATUS.size else None
     try:
         if code is None:  # the child died without a word (killed, out of memory)
+            # A plain rerun is the remedy: the job failed, so Snakemake reruns it (its outputs are written atomically:
+            # nothing half-written is kept), and each Snakemake run starts its own server. Turning the server off
+            # would change nothing: a job that runs out of memory does so in a process of its own as well.
             print(f"brainpipe: the process computing this job ({os.path.basename(script)}) ended without an exit "
-                  f"status (killed? out of memory?); rerun with {ENV}=off to run it on its own", file=sys.stderr)
+                  "status (killed? out of memory?). Rerun the same snakemake command: it runs this job again "
+                  "(nothing it half-wrote is kept). If it is killed again, it most likely ran out of memory: run "
+                  "fewer jobs at once (a smaller --cores, or --resources mem_mb=<the MB this machine has free>)",
+                  file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
     finally:  # never return: the caller would run the job a second time

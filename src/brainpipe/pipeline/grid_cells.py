@@ -1,8 +1,10 @@
 """The cells of a grid (model × benchmark) that a model cannot do, decided when the workflow is planned: such a
 cell is an empty cell (its score JSON says ``score: null`` with a one-line ``reason``; no job computes anything for
 it), and every other cell of the grid is computed. Only what a model *cannot* do is decided here: a model without
-ImageNet logits on a label task, a temporal model on a behavioural task. A config error (a typo, an unknown layer)
-is still an error, and a job that fails at run time still fails loudly.
+ImageNet logits on a label task, a temporal model on a behavioural task, a model that commits no layer to a brain
+region another model of the grid commits (or to V1, V2, V4 or IT; a temporal model often commits only IT). A config
+error (a typo, an unknown layer, a region no model commits) is still an error, and a job that fails at run time
+still fails loudly.
 """
 
 from __future__ import annotations
@@ -15,6 +17,13 @@ from brainpipe.models.model_sources import PIXELS
 def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = False) -> str | None:
     """Why ``model_name`` (its model_zoo entry ``spec``) cannot be scored on ``benchmark``, in one line; None
     where it can."""
+    if benchmark.region is not None and benchmark.kind != "behaviour":
+        region = benchmark.model_region
+        if region not in (spec.get("layers") or {}):  # a region no model of the grid commits is an error instead
+            return (f"{model_name} commits no layer to region {region} (model_zoo.{model_name}.layers); commit one "
+                    f"(`brainpipe commit-layers {model_name} --region {region} --benchmark {benchmark.identifier}`) "
+                    "to score it")
+        return None
     if benchmark.kind != "behaviour":
         return None
     if temporal_model:

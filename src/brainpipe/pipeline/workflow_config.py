@@ -11,6 +11,7 @@ from pathlib import Path
 from brainpipe import benchmarks as bench
 from brainpipe.models import model_sources
 from . import parse_cache
+from .name_case import case_twin, folded
 from brainpipe.models.model_sources import PIXELS
 from brainpipe.models.preprocessing import ImagePreprocessing
 
@@ -111,6 +112,19 @@ def _source_key(architecture, base_dir, name=None):
         raise ConfigError(f"config {error}" if name else str(error)) from None
 
 
+#: the attribute by which a code source's callable that downloads its weights (cornet_s.pretrained) names the
+#: callable that builds the same network without them: config checks and dry runs read the layer names from that
+#: one, so `snakemake -n` never touches the network
+NETWORK_WITHOUT_WEIGHTS = "network_without_weights"
+
+
+def _on_meta_device(build):
+    import torch
+
+    with torch.device("meta"):
+        return build()
+
+
 @functools.lru_cache(maxsize=None)
 def _source_layers(architecture, base_dir, _digest, name):
     """(named modules, sweep-able leaves, is a BrainModel) of a source, from its untrained build on the meta device
@@ -129,7 +143,9 @@ def _source_layers(architecture, base_dir, _digest, name):
             if isinstance(found, type) and model_sources.is_brain_model(found):
                 regions = model_sources.brain_model_regions(found)
                 return regions, regions, True
-            built = model_sources.call_code(architecture, base_dir, name, meta=True)
+            without_weights = getattr(found, NETWORK_WITHOUT_WEIGHTS, None)
+            built = (_on_meta_device(without_weights) if without_weights is not None else
+                     model_sources.call_code(architecture, base_dir, name, meta=True))
             if model_sources.is_brain_model(built):  # a factory returning a BrainModel
                 regions = model_sources.brain_model_regions(built)
                 return regions, regions, True
@@ -174,7 +190,7 @@ def behaviour_layer(spec, task, base_dir=".", name=None):
     if architecture == PIXELS:
         if task == "label":
             raise ConfigError(f"{where}: pixels has no ImageNet logits, so it cannot do the label task (the "
-                              "-top1 and -error_consistency benchmarks); leave it out of those benchmarks")
+                              f"benchmarks ending {_label_suffixes()}); leave it out of those benchmarks")
         return PIXELS
     _, leaves, brain_model = _source_layers(*_source_key(architecture, base_dir, name), name)
     if brain_model:
@@ -183,6 +199,16 @@ def behaviour_layer(spec, task, base_dir=".", name=None):
         raise ConfigError(f"{where}.{key}: cannot tell which layer it is ({architecture} has layers {list(leaves)}); "
                           f"set {key}")
     return leaves[-1] if task == "label" else leaves[-2]
+
+
+def _label_suffixes() -> str:
+    """The identifier suffixes of the label task's benchmarks (built-in and declared), for messages."""
+    from brainpipe.benchmarks.declared_behaviour import METRIC_DEFAULTS
+
+    names = {metric for metric, (task, *_) in METRIC_DEFAULTS.items() if task == "label"}
+    names |= {b.name for family in bench.builtin().families.values() for b in family.behaviours or ()
+              if b.task == "label" and not b.identifier}
+    return ", ".join(f"-{name}" for name in sorted(names))
 
 
 def _nearest(value, known):
@@ -331,10 +357,15 @@ def load_registry(config, base_dir="."):
 
 
 def check_committed_regions(config, registry):
-    """Every model of the grid commits a layer to the region of every neural benchmark of the grid; ConfigError
-    naming the model, the region and the benchmark otherwise. Checked when the workflow starts: a missing region
-    (often a typo in a declared entry's or a model's region) would otherwise leave a score no job can make, found
-    only when the report needs it."""
+    """Some model of the grid commits a layer to the region of every neural benchmark of the grid, unless the
+    region is one of V1, V2, V4, IT; ConfigError naming the model, the region and the benchmark otherwise. Checked
+    when the workflow starts: such a region (often a typo in a declared entry's or a model's region) would
+    otherwise leave a score no job can make. A model that commits no layer to a region others commit (or to a
+    standard one) gets empty cells there (pipeline/grid_cells.py): a temporal model committing only IT can sit in a
+    grid with V1 benchmarks."""
+    models = config.get("models") or []
+    zoo = config.get("model_zoo") or {}
+    commits = {region for model in models for region in ((zoo.get(model) or {}).get("layers") or {})}
     for identifier in config.get("benchmarks") or []:
         try:
             benchmark = registry.benchmark(identifier)
@@ -342,8 +373,10 @@ def check_committed_regions(config, registry):
             continue  # reported with its own message where the benchmark is built
         if benchmark.region is None:
             continue  # behaviour: the task's layer is checked by behaviour_layer
-        for model in config.get("models") or []:
-            committed = ((config.get("model_zoo") or {}).get(model) or {}).get("layers") or {}
+        if benchmark.model_region in commits or benchmark.model_region in model_sources.BRAIN_REGIONS:
+            continue  # the models without it get empty cells
+        for model in models:
+            committed = (zoo.get(model) or {}).get("layers") or {}
             if benchmark.model_region not in committed:
                 hint = _nearest(benchmark.model_region, committed).strip()
                 raise ConfigError(
@@ -397,6 +430,7 @@ def _check_named_keys(config):
 
     registry = load_registry(config)  # built-in, declared and plugin families, and the data they declare
     families = registry.families
+    _check_benchmark_name_case(families)
     regions = {region for family in families.values() for region in family.regions}
     for name, spec in (config.get("model_zoo") or {}).items():
         for section in ("layers", "sweep"):
@@ -425,6 +459,29 @@ def _check_named_keys(config):
                               f"{', '.join(sorted(f for f, v in families.items() if v.private_dataset))})")
 
 
+def _check_benchmark_name_case(families):
+    """No two benchmark families, and no two benchmark identifiers, that differ only in letter case: their score
+    and data files would be the same files on a case-insensitive file system (name_case.py)."""
+    from brainpipe.benchmarks.registry import family_identifiers
+
+    twin = case_twin(families)
+    if twin is not None:
+        first, second = families[twin[0]], families[twin[1]]
+        raise ConfigError(f"{second.origin}: benchmark family {second.name!r} differs from {first.name!r} (defined by "
+                          f"{first.origin}) only in letter case; on a case-insensitive file system (macOS's and "
+                          f"Windows' default) results/<model>/{second.name}… are {first.name}'s files, and the two "
+                          "families' scores would overwrite each other. Rename "
+                          + (repr(second.name) if first.origin.startswith("built-in") else "one of them"))
+    owner = {identifier: family for family in families.values() for identifier in family_identifiers(family)}
+    twin = case_twin(owner)
+    if twin is not None:
+        first, second = twin
+        raise ConfigError(f"{owner[second].origin}: benchmark {second!r} differs from {first!r} (of "
+                          f"{owner[first].origin}) only in letter case; on a case-insensitive file system their score "
+                          f"files results/<model>/{second}.json and results/<model>/{first}.json are one file. "
+                          "Rename one of the two regions")  # families differing only in case are refused above
+
+
 def _check_grid_and_names(config):
     """A non-empty grid, and model names that cannot collide with the result folders."""
     zoo = config.get("model_zoo") or {}
@@ -439,13 +496,22 @@ def _check_grid_and_names(config):
     for where, name in named:
         if not isinstance(name, str):
             continue
-        if name in RESULT_FOLDERS or name in RESULT_FILES:
-            raise ConfigError(f"config {where}: a model cannot be called {name!r}: results/{name} holds "
-                              f"{'the grid' if name in RESULT_FILES else 'workflow results'}, not a model's scores. "
+        reserved = next((r for r in RESULT_FOLDERS + RESULT_FILES if folded(r) == folded(name)), None)
+        if reserved is not None:  # results/Plots is results/plots on a case-insensitive file system (name_case.py)
+            raise ConfigError(f"config {where}: a model cannot be called {name!r}: results/{reserved} holds "
+                              f"{'the grid' if reserved in RESULT_FILES else 'workflow results'}, not a model's scores"
+                              f"{'' if reserved == name else ' (the same name on a case-insensitive file system)'}. "
                               f"Rename the model (reserved: {', '.join(RESULT_FOLDERS + RESULT_FILES)})")
         if "/" in name or name.startswith(".") or not name.strip():
             raise ConfigError(f"config {where}: model name {name!r} must be a plain folder name (no '/', not "
                               "starting with '.'); it becomes results/<model>/")
+    twin = case_twin(zoo)
+    if twin is not None:
+        first, second = twin
+        raise ConfigError(f"config model_zoo.{second}: model {second!r} differs from model {first!r} "
+                          f"(model_zoo.{first}) only in letter case; on a case-insensitive file system (macOS's and "
+                          f"Windows' default) results/{second}/ and results/{first}/ are one folder, and the two "
+                          "models' scores would overwrite each other. Rename one of them")
 
 
 def _check_schema_values(config, schema):
