@@ -33,6 +33,25 @@ def test_what_a_model_cannot_do():
     assert grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], neural, temporal_model=True) is None
 
 
+def test_a_model_without_a_layer_for_the_region_is_an_empty_cell_unless_no_model_commits_it():
+    from brainpipe.pipeline.workflow_config import ConfigError, check_committed_regions
+
+    v1 = REGISTRY.benchmark("FreemanZiemba2013public.V1-pls")
+    reason = grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], v1, temporal_model=True)
+    assert "commits no layer to region V1" in reason and "brainpipe commit-layers recurrent_demo --region V1" in reason
+    assert grid_cells.cannot_do("alexnet_untrained", ZOO["alexnet_untrained"], v1) is None
+    config = {"models": ["recurrent_demo"], "model_zoo": ZOO, "benchmarks": [v1.identifier]}
+    check_committed_regions(config, REGISTRY)  # a standard region: an empty cell, not an error
+    declared = benchmarks.from_config({"benchmark_zoo": {}})
+    shapes = declared.families["SyntheticShapes"]
+    from dataclasses import replace
+
+    declared.families["SyntheticShapes"] = replace(shapes, regions=(*shapes.regions, "Ti"))
+    typo = {"models": ["recurrent_demo", "alexnet_untrained"], "model_zoo": ZOO, "benchmarks": ["SyntheticShapes.Ti-pls"]}
+    with pytest.raises(ConfigError, match="no layer for region 'Ti'"):  # no model commits it: most often a typo
+        check_committed_regions(typo, declared)
+
+
 def test_cell_pattern_matches_exactly_the_empty_cells():
     import re
 
