@@ -98,3 +98,35 @@ def test_a_grid_with_cells_a_model_cannot_do_runs_to_the_end(tmp_path):
                  "recurrent_demo/SyntheticShapes.IT-pls"):
         scored = json.loads((tmp_path / f"results/{cell}.json").read_text())
         assert isinstance(scored["score"], float) and "empty_cell" not in scored, cell
+
+
+def test_skip_benchmarks_leaves_cells_out_with_the_reason():
+    from brainpipe.pipeline.workflow_config import ConfigError
+
+    config = {"model_zoo": ZOO, "skip_benchmarks": {"alexnet_untrained": ["family:SyntheticShapes", "Kar2019-ost"]}}
+    skipped = grid_cells.skipped_benchmarks(config, REGISTRY)
+    assert skipped["alexnet_untrained"] == {*benchmarks.registry.family_identifiers(REGISTRY.families["SyntheticShapes"]),
+                                            "Kar2019-ost"}
+    cells = grid_cells.empty_cells(["pixels", "alexnet_untrained"], ["SyntheticShapes.IT-pls"], ZOO.__getitem__,
+                                   REGISTRY.benchmark, lambda name: False, skipped)
+    assert cells == {"alexnet_untrained/SyntheticShapes.IT-pls": "left out by config skip_benchmarks.alexnet_untrained"}
+    for bad, message in (({"alexnet9": ["Kar2019-ost"]}, "config skip_benchmarks.alexnet9: no model 'alexnet9' in "
+                                                           "model_zoo"),
+                         ({"pixels": ["family:Nope"]}, "config skip_benchmarks.pixels: entry[0] 'family:Nope': no "
+                                                       "benchmark family 'Nope'"),
+                         ({"pixels": ["Kar2019-ots"]}, "config skip_benchmarks.pixels: unknown benchmark 'Kar2019-ots'")):
+        with pytest.raises(ConfigError) as raised:
+            grid_cells.skipped_benchmarks({"model_zoo": ZOO, "skip_benchmarks": bad}, REGISTRY)
+        assert message in str(raised.value)
+
+
+def test_skip_benchmarks_in_a_real_plan(tmp_path):
+    command, env = _grid(tmp_path)
+    with open(tmp_path / "grid.yaml", "a") as grid:
+        grid.write("skip_benchmarks: {pixels: ['SyntheticShapes.*']}\n")
+    result = subprocess.run([*command, "-n"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    assert "rule empty_cell:\n    output: results/pixels/SyntheticShapes.IT-pls.json" in output
+    assert output.count("rule empty_cell:") == 2  # and recurrent_demo's behavioural cell
+    assert "results/pixels/SyntheticShapes.IT-pls/layers" not in output

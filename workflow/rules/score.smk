@@ -4,9 +4,13 @@ from brainpipe.pipeline import grid_cells
 
 
 # Cells of the grid a model cannot do (a model without logits on a label task, a temporal model on a behavioural
-# one): decided here, at plan time (pipeline/grid_cells.py); the empty_cell rule is the only one for their files.
-EMPTY_CELLS = grid_cells.empty_cells(config["models"], config["benchmarks"], get_model, get_benchmark,
-                                     is_temporal_model)
+# one) or that config skip_benchmarks leaves out: decided here, at plan time (pipeline/grid_cells.py); the
+# empty_cell rule is the only one for their files.
+try:
+    EMPTY_CELLS = grid_cells.empty_cells(config["models"], config["benchmarks"], get_model, get_benchmark,
+                                         is_temporal_model, grid_cells.skipped_benchmarks(config, REGISTRY))
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
 
 
 ruleorder: empty_cell > score_behaviour

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from brainpipe.models.model_sources import PIXELS
+from .workflow_config import ConfigError
 
 
 def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = False) -> str | None:
@@ -35,13 +36,40 @@ def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = Fal
     return None
 
 
-def empty_cells(models, benchmarks, model_spec, benchmark_of, is_temporal) -> dict[str, str]:
-    """``"<model>/<benchmark>"`` → reason, for every cell of ``models`` × ``benchmarks`` that cannot be done
-    (``model_spec(name)``, ``benchmark_of(identifier)`` and ``is_temporal(name)`` look the two up)."""
+def skipped_benchmarks(config, registry) -> dict[str, set]:
+    """Config ``skip_benchmarks`` (model → identifiers or selectors) as model → the identifiers it names; ConfigError
+    naming the key for a model that is not in model_zoo or an entry that names no benchmark."""
+    from .benchmark_selectors import SelectorError, expand
+
+    known = set(registry.identifiers())
+    skipped = {}
+    for model, entries in (config.get("skip_benchmarks") or {}).items():
+        where = f"config skip_benchmarks.{model}"
+        if model not in (config.get("model_zoo") or {}):
+            raise ConfigError(f"{where}: no model {model!r} in model_zoo")
+        try:
+            identifiers = expand(entries, registry)
+        except SelectorError as error:
+            raise ConfigError(f"{where}: {str(error).replace('config benchmarks', 'entry')}") from None
+        unknown = sorted(set(identifiers) - known)
+        if unknown:
+            raise ConfigError(f"{where}: unknown benchmark {unknown[0]!r} (`brainpipe list` prints them)")
+        skipped[model] = set(identifiers)
+    return skipped
+
+
+def empty_cells(models, benchmarks, model_spec, benchmark_of, is_temporal, skipped=None) -> dict[str, str]:
+    """``"<model>/<benchmark>"`` → reason, for every cell of ``models`` × ``benchmarks`` that cannot be done or that
+    config ``skip_benchmarks`` leaves out (``skipped``: :func:`skipped_benchmarks`; ``model_spec(name)``,
+    ``benchmark_of(identifier)`` and ``is_temporal(name)`` look the two up)."""
     cells = {}
+    skipped = skipped or {}
     for identifier in benchmarks:
         benchmark = benchmark_of(identifier)
         for name in models:
+            if identifier in skipped.get(name, ()):
+                cells[f"{name}/{identifier}"] = f"left out by config skip_benchmarks.{name}"
+                continue
             reason = cannot_do(name, model_spec(name), benchmark, is_temporal(name))
             if reason is not None:
                 cells[f"{name}/{identifier}"] = reason
