@@ -22,19 +22,27 @@ if "://" in SOURCE.get_path_or_uri(secret_free=True):  # github(...) or a URL: n
         "at the clone's Snakefile: `module brainpipe: snakefile: \"path/to/brainpipe/Snakefile\"`, as README "
         "'Using brainpipe inside your own workflow' shows.")
 REPOSITORY = Path(SOURCE.get_path_or_uri(secret_free=False))
+# A checkout (src/ beside this file), or the copy of this workflow inside an installed brainpipe
+# (<site-packages>/brainpipe/_workflow, written by setup.py), which runs the package around it.
+CHECKOUT = (REPOSITORY / "src" / "brainpipe").is_dir()
 
 # This checkout's library, in this process and in every job. Jobs run scripts in new Python processes whose
 # Snakemake preamble *appends* to sys.path, so an installed brainpipe (e.g. an editable install of another
 # clone) would win there while the rerun fingerprints come from this checkout: PYTHONPATH goes first.
 LIBRARY = REPOSITORY / "src"
-sys.path.insert(0, str(LIBRARY))
+if CHECKOUT:
+    sys.path.insert(0, str(LIBRARY))
 from brainpipe.pipeline.workflow_config import ConfigError, check_yaml_file, use_library_in_jobs
+from brainpipe.pipeline.workflow_files import WorkflowNotFound, check_installed_library
 
 try:
-    use_library_in_jobs(LIBRARY)
+    if CHECKOUT:
+        use_library_in_jobs(LIBRARY)
+    else:  # jobs run this Python, whose site-packages hold the package: it must be the one around this folder
+        check_installed_library(REPOSITORY)
     if os.path.exists("config/config.yaml"):  # Snakemake's own YAML message names neither the file nor the line
         check_yaml_file("config/config.yaml")
-except ConfigError as error:
+except (ConfigError, WorkflowNotFound) as error:
     raise WorkflowError(str(error)) from None
 
 # Local runs: one warm process computes the jobs, so that each short job does not import xarray, scikit-learn and
@@ -48,7 +56,14 @@ if workflow.is_main_process:
         fork_server.start()
 
 
-configfile: "config/config.yaml"
+# The working directory's config/config.yaml; the installed workflow, run where there is none (a first run in an
+# empty folder), reads its own, as brainpipe.score does.
+CONFIG_FILE = "config/config.yaml"
+if not CHECKOUT and not os.path.exists(CONFIG_FILE):
+    CONFIG_FILE = str(REPOSITORY / CONFIG_FILE)
+
+
+configfile: CONFIG_FILE
 
 
 report: "workflow/report/workflow.rst"
@@ -90,6 +105,7 @@ localrules:
     fetch_stimuli,
     fetch_assembly,
     fetch_properties,
+    empty_cell,
 
 
 rule all:

@@ -54,6 +54,9 @@ ELSEWHERE = {
         "README's --only command, run here",
     ".venv/bin/python perf/bench_headline.py": "the full-size run (about 6 minutes on a quiet machine, past this file's "
         "10-minute limit on a loaded one); the same code at --scale 0.1, the README's next command, runs here",
+    "brainpipe score pixels SyntheticShapes.IT-pls": "a whole workflow run from an installed wheel: "
+        "tests/test_wheel.py::test_the_installed_wheel_scores_the_demo_outside_the_checkout; in a checkout: "
+        "tests/test_score_command.py",
     "snakemake --cores 8 results/alexnet/MajajHong2015.IT-pls.json":
         "the real run needs the network; dry-run here, and the same pipeline on a local HTTP server: "
         "tests/test_real_data_workflow.py::test_alexnet_on_majajhong_it_downloads_checks_and_scores",
@@ -174,7 +177,7 @@ def test_readme_describes_the_score_json(tmp_path):
     row = next(line for line in files_page.splitlines() if line.startswith("| `results/<model>/<benchmark>.json`"))
     described = set(re.findall(r"`([a-z_]+)`", row))
     conditional = {"sweep", "best_layer", "time_bin_start", "time_bin_end", "pls_components_capped", "requested",
-                   "used", "why"} | {n for n in described
+                   "used", "why", "reason", "empty_cell"} | {n for n in described
                                                                                if n.endswith("_per_time_bin")}
     behavioural = {"metric", "task", "details", "per_condition", "fitting_stimulus_set"}  # described as what behavioural benchmarks add
     conditional |= {"details", "per_condition"}  # only families that have them (value_delta, Geirhos2021)

@@ -1,11 +1,13 @@
 """Report tables and figures on small hand-made score dicts: leaderboard shape and values, sweep flags, PNGs."""
 
 import math
+import re
 
 import pandas as pd
 import pytest
 
-from brainpipe.pipeline import figures, report
+from brainpipe.pipeline import figures, leaderboard_page, report
+from leaderboard_fixtures import body_rows, column_titles, grid_cell, page_groups
 
 V4, IT = "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"
 
@@ -45,9 +47,10 @@ def test_leaderboard_aggregates_per_parent_then_average():
     table = report.leaderboard(headlines, {}, models=["m"], benchmarks=[V4, IT, other])
     assert table.loc["m", "IT (mean)"] == pytest.approx(0.5) and table.loc["m", "V4 (mean)"] == pytest.approx(0.2)
     assert table.loc["m", "average"] == pytest.approx(0.35)  # not (0.2 + 0.4 + 0.6) / 3
-    page = report.leaderboard_html(table, headlines, {})
-    assert f"IT: {IT}, {other}" in page and "2 benchmark(s)" in page
-    cited = report.leaderboard_html(table, [dict(h, bibtex="@article{x2015, title={T}}") for h in headlines], {})
+    page = leaderboard_page.leaderboard_html(table, headlines, {})
+    groups = page_groups(page)
+    assert [label for label, _ in groups["IT"]] == [IT, other] and "2 benchmarks</span>" in page
+    cited = leaderboard_page.leaderboard_html(table, [dict(h, bibtex="@article{x2015, title={T}}") for h in headlines], {})
     assert "<h2>References</h2>" in cited and "@article{x2015, title={T}}" in cited
 
 
@@ -66,10 +69,15 @@ def test_leaderboard_csv_and_html(grid, tmp_path):
     back = pd.read_csv(path, index_col="model")
     assert list(back.index) == ["net", "pixels", "ceiling"] and list(back.columns) == [V4, IT, "V4 (mean)", "IT (mean)", "average"]
     assert back.loc["net", V4] == pytest.approx(0.2)
-    page = report.leaderboard_html(table, headlines, ceilings)
-    assert page.startswith("<!DOCTYPE html>") and page.count("<tr") == 1 + 3
-    assert "0.200" in page and "features.12" in page and "best of 2: features.7" in page
-    assert "0.870" in page  # the V4 ceiling
+    page = leaderboard_page.leaderboard_html(table, headlines, ceilings)
+    assert page.startswith("<!DOCTYPE html>") and len(body_rows(page)) == 2
+    assert ">net</th>" in body_rows(page)[0]  # ranked by the average
+    assert "0.200" in page
+    assert grid_cell(page, "net", IT) == {"score": 0.15, "raw": 0.4, "ceiling": 0.8, "error": 0.01, "layer": "features.12",
+                                          "best_layer": "features.7", "status": "scored", "reason": ""}
+    assert "0.870 <span class=\"err\">&plusmn; 0.001</span>" in page  # the V4 ceiling and its error
+    assert "DataTables 2.3.8" in page  # inlined: the page loads nothing from the network (offline, file://)
+    assert not re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="(?:https?:)?//', page)
 
 
 def test_sweep_table_orders_by_depth_and_flags(tmp_path):
@@ -112,8 +120,8 @@ def test_swept_benchmarks_and_targets():
     assert report.swept_benchmarks(config, "pixels") == []
     assert report.swept_models(config) == ["net"]
     assert report.targets(config) == ["results/leaderboard.csv", "results/leaderboard.html",
-                                      "results/plots/folds.png", f"results/net/{IT}/sweep.tsv",
-                                      "results/plots/sweep_net.png"]
+                                      "results/plots/folds/V4.png", "results/plots/folds/IT.png",
+                                      f"results/net/{IT}/sweep.tsv", "results/plots/sweep/net/IT.png"]
 
 
 def is_png(path):
@@ -153,10 +161,12 @@ def test_one_recording_counts_once_and_the_split_is_shown():
     assert table.loc["m", "IT (mean)"] == pytest.approx(0.3)  # (0.4 + 0.2) / 2, not (0.4 + 0.4 + 0.2) / 3
     assert table.loc["m", "average"] == pytest.approx(0.45)
     assert table.loc["m", repeat] == pytest.approx(0.4)  # still shown
-    page = report.leaderboard_html(table, headlines, {})
-    assert "IT, pls, public split; same recording as MajajHong2015.IT-pls: not in the means" in page
-    assert "IT, pls, private split" in page and "V4, pls</span>" in page  # 'all': nothing to say
-    assert f"IT: {first}, {other}" in page
+    page = leaderboard_page.leaderboard_html(table, headlines, {})
+    groups = page_groups(page)
+    assert groups["IT"] == [(first, "IT, pls, public split"), (other, "IT, pls, private split")]
+    assert groups["V4"] == [(V4, "V4, pls")]  # 'all': nothing to say
+    assert groups["not in the means"] == [(repeat, "IT, pls, public split; not in the means")]
+    assert column_titles(page)[repeat] == "same recording as MajajHong2015.IT-pls: not in the means"
     summary = report.summary_table(headlines)
     assert list(summary["split"]) == ["public", "public", "private", "all"]
     assert set(summary["status"]) == {"scored"}
@@ -170,12 +180,16 @@ def test_partly_missing_grid_tables(tmp_path):
     (tmp_path / "results" / "pixels" / f"{IT}.json").write_text(json.dumps(headline("pixels", IT, 0.1)))
     paths = [tmp_path / "results" / m / f"{IT}.json" for m in ("pixels", "net")]
     out = {name: tmp_path / name for name in ("summary.tsv", "leaderboard.csv", "leaderboard.html")}
-    missing = report.write_grid_tables(paths, [], ["pixels", "net"], [IT], *out.values())
-    assert missing == [("net", IT)]
+    tables = leaderboard_page.write_grid_tables(paths, [], ["pixels", "net"], [IT], *out.values())
+    assert tables.missing == [("net", IT)] and tables.written == list(out.values())
+    assert f"brainpipe: rebuilt {out['summary.tsv']}, " in tables.message()
     summary = pd.read_csv(out["summary.tsv"], sep="\t")
     assert list(summary["status"]) == ["scored", "missing"] and list(summary["model"]) == ["pixels", "net"]
     assert "Incomplete grid: 1 score(s) missing" in out["leaderboard.html"].read_text()
-    assert report.write_grid_tables(paths[1:], [], ["net"], [IT], *(tmp_path / "none" / n for n in out)) == [("net", IT)]
+    nothing = leaderboard_page.write_grid_tables(paths[1:], [], ["net"], [IT], *(tmp_path / "none" / n for n in out))
+    assert nothing.missing == [("net", IT)] and nothing.written == []
+    assert "no table was rebuilt (no score file of the grid exists yet)" in nothing.message()
+    assert "rebuilt " + str(tmp_path) not in nothing.message()
     assert not (tmp_path / "none").exists()  # nothing scored: no table written
 
 
@@ -191,8 +205,9 @@ def test_simulated_demo_data_stays_out_of_means_that_hold_real_data():
     assert "V4 (mean)" not in mixed.columns  # V4 had only the demo
     assert mixed.loc["m", "average"] == pytest.approx(0.3)
     assert mixed.loc["m", IT] == pytest.approx(0.9)  # still shown
-    page = report.leaderboard_html(mixed, headlines, {}, simulated=[IT, V4])
-    assert "simulated demo data in a grid with real data: not in the means" in page
+    page = leaderboard_page.leaderboard_html(mixed, headlines, {}, simulated=[IT, V4])
+    assert column_titles(page) == {IT: "simulated demo data in a grid with real data: not in the means",
+                                   V4: "simulated demo data in a grid with real data: not in the means"}
     demo_only = report.leaderboard(headlines[1:], {}, models=["m"], benchmarks=[IT, V4], simulated=[IT, V4])
     assert demo_only.loc["m", "average"] == pytest.approx(0.7)
 
@@ -208,10 +223,8 @@ def test_single_shot_metric_error_is_null_and_shown_as_n_a():
     folds = [{"fold": 0, "value": 0.4}, {"fold": 1, "value": 0.6}]
     assert aggregate(rdm, folds, {"ceiling": 1.0, "error": 0.0})["error"] == pytest.approx(0.1 / 2 ** 0.5)  # SEM
     single = [headline("m", IT, 0.5, error=None, per_fold=(0.42,)), headline("m", V4, 0.2, error=0.012)]
-    page = report.leaderboard_html(report.leaderboard(single, {}, models=["m"], benchmarks=[IT, V4]), single, {})
-    assert "0.500 <span class='err'>± n/a</span>" in page
-    assert "0.200 <span class='err'>± 0.012</span>" in page
-    assert "± 0<" not in page and "± 0.0<" not in page
+    page = leaderboard_page.leaderboard_html(report.leaderboard(single, {}, models=["m"], benchmarks=[IT, V4]), single, {})
+    assert grid_cell(page, "m", IT)["error"] is None and grid_cell(page, "m", V4)["error"] == 0.012  # n/a, 0.012
 
 
 def test_api_score_repr_with_no_error():
@@ -225,8 +238,8 @@ def test_api_score_repr_with_no_error():
 def test_neural_benchmark_named_without_region_stays_under_its_region():
     """Cadena2017-pls (Brain-Score names no region) is V1's, not behaviour's: its metric is a neural one."""
     v1 = "Li2026.V1-pls"
-    headlines = [headline("m", "Cadena2017-pls", 0.6, parent="V1", metric="pls"),
-                 headline("m", v1, 0.4, parent="V1", metric="pls"),
+    # as the score stage writes them: a neural score JSON has no `metric` key (issue 40 (A)); the definition decides
+    headlines = [headline("m", "Cadena2017-pls", 0.6, parent="V1"), headline("m", v1, 0.4, parent="V1"),
                  headline("m", "Rajalingham2018public-i2n", 0.3, parent="behavior", metric="i2n")]
     table = report.leaderboard(headlines, {}, models=["m"], benchmarks=["Cadena2017-pls", v1,
                                                                          "Rajalingham2018public-i2n"])
@@ -241,5 +254,30 @@ def test_a_sweep_without_any_score_names_no_best_layer():
                           best_layer=None),
                  headline("net", V4, 0.2, layer="features.7", sweep={"features.7": 0.2, "features.12": None})]
     table = report.leaderboard(headlines, {}, models=["net"], benchmarks=[V4, IT])
-    page = report.leaderboard_html(table, headlines, {})
-    assert page.count("best of 2") == 1 and "best of 2: features.7 (0.200" in page
+    page = leaderboard_page.leaderboard_html(table, headlines, {})
+    assert grid_cell(page, "net", IT)["best_layer"] == "" and grid_cell(page, "net", V4)["best_layer"] == "features.7"
+
+
+def test_kar2019_ost_without_a_metric_key_counts_under_it():
+    """Issue 40 (A): Kar2019-ost (no region in its name, no `metric` in its score JSON) is IT's, by its definition."""
+    headlines = [headline("m", "Kar2019-ost", 0.2, parent="IT"), headline("m", IT, 0.4, parent="IT"),
+                 headline("m", "Rajalingham2018public-i2n", 0.6, parent="behavior", metric="i2n")]
+    columns = report.aggregation(headlines, ["Kar2019-ost", IT, "Rajalingham2018public-i2n"])
+    assert columns["IT (mean)"] == (["Kar2019-ost", IT], True)
+    assert columns["behavior (mean)"] == (["Rajalingham2018public-i2n"], True)
+
+
+def test_figures_are_one_per_parent_and_a_few_thousand_pixels_at_most(tmp_path):
+    """Issue 40: one per-fold figure of 291 benchmarks was 2,520 × 48,936 px. One per parent, at most a dozen
+    benchmarks each: 50 models × 12 benchmarks stays within 2,500 px either way."""
+    from PIL import Image
+
+    parents = {f"F.V1-m{i}": "V1" for i in range(30)} | {"F.IT-pls": "IT"}
+    groups = report.figure_groups(list(parents), parents)
+    assert list(groups) == ["V1-1", "V1-2", "V1-3", "IT"] and [len(g) for g in groups.values()] == [12, 12, 6, 1]
+    assert report.figure_groups(["a"], {"a": "behavior/odd name"}) == {"behavior_odd_name": ["a"]}
+    models = [f"model_{i:02d}_with_a_long_name" for i in range(50)]
+    headlines = [headline(m, b, 0.3, per_fold=(0.2, 0.3, 0.4)) for m in models for b in groups["V1-1"]]
+    figures.plot_folds(headlines, tmp_path / "folds.png", models=models, benchmarks=groups["V1-1"])
+    width, height = Image.open(tmp_path / "folds.png").size
+    assert width <= 2500 and height <= 2500, (width, height)

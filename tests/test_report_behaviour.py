@@ -9,11 +9,12 @@ import pytest
 import xarray as xr
 
 from brainpipe import benchmarks
-from brainpipe.pipeline import figures, report
+from brainpipe.pipeline import figures, leaderboard_page, report
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_json, write_json
 from behaviour_fixtures import GEIRHOS_CATEGORIES, geirhos2021_colour
+from leaderboard_fixtures import page_groups
 from test_report import headline, is_png
 
 EC, TOP1 = "Geirhos2021colour-error_consistency", "Geirhos2021colour-top1"
@@ -109,10 +110,13 @@ def test_leaderboard_behaviour_columns_and_brainscore_aggregation(scored, tmp_pa
         assert table.loc[m, "Geirhos2021-top1 (mean)"] == pytest.approx(score[(m, TOP1)])
         assert table.loc[m, "average"] == pytest.approx(np.mean([score[(m, V4)], score[(m, IT)], behaviour]))
     assert table.loc["ceiling", EC] == pytest.approx(ceilings[EC]["ceiling"])
-    page = report.leaderboard_html(table, every, ceilings)
-    assert "behavior: " + I2N + ", Geirhos2021 (mean)" in page
-    assert "Geirhos2021-top1: " + TOP1 + " (not in the average)" in page
-    assert "1 benchmark(s) + 1 parent(s)" in page and "score = raw / ceiling clipped to [0, 1]" in page
+    page = leaderboard_page.leaderboard_html(table, every, ceilings)
+    groups = page_groups(page)
+    assert [label for label, _ in groups["behavior"]] == [I2N, "Geirhos2021"]  # a benchmark and a sub-parent
+    assert [label for label, _ in groups["Geirhos2021"]] == [EC]
+    assert [label for label, _ in groups["Geirhos2021-top1"]] == [TOP1]
+    assert "1 benchmark + 1 parent(s)</span>" in page and "1 benchmark; not in the average</span>" in page
+    assert "<dt>score</dt><dd>raw / ceiling clipped to [0, 1]</dd>" in page  # the benchmark's page
     report.write_leaderboard_csv(table, tmp_path / "leaderboard.csv")
     assert (tmp_path / "leaderboard.csv").read_text().splitlines()[0].endswith("behavior (mean),"
                                                                                "Geirhos2021-top1 (mean),average")

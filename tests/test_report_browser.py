@@ -49,7 +49,12 @@ window.addEventListener("load", () => setTimeout(async () => {
   const row = [...document.querySelectorAll("#app tr")].find(tr => tr.innerText.includes("leaderboard.html"));
   if (row) { row.querySelector("a").click(); await pause(); }
   const frame = document.querySelector("#app iframe");
-  document.body.setAttribute("data-walk", JSON.stringify({seen: seen, frame: frame ? frame.src : null}));
+  const beside = frame ? frame.getBoundingClientRect().width : 0;
+  app.setView({hideNavbar: true});  // the menu's own "hide" button: the page then takes the report's full width
+  await pause();
+  const alone = document.querySelector("#app iframe");
+  document.body.setAttribute("data-walk", JSON.stringify({seen: seen, frame: frame ? frame.src : null,
+    widths: {beside: beside, alone: alone ? alone.getBoundingClientRect().width : 0, window: window.innerWidth}}));
 }, 300));
 </script>"""
 
@@ -102,7 +107,12 @@ def test_every_report_page_renders_and_the_leaderboard_opens(report, tmp_path):
     leaderboard = views[("Leaderboard", "Other")]["text"]
     assert "leaderboard.csv" in leaderboard and "leaderboard.html" in leaderboard, leaderboard
     sweeps = views[("Layer sweeps", "alexnet_untrained")]["text"]
-    assert "SyntheticShapes.IT-pls (table)" in sweeps and "all swept benchmarks (plot)" in sweeps, sweeps
+    assert "SyntheticShapes.IT-pls (table)" in sweeps and "IT (plot)" in sweeps, sweeps  # one figure per parent
+    assert {"Per-fold spread"} <= {category for category, _ in views}
     assert walk["frame"] and walk["frame"].startswith("data:text/html"), walk["frame"]
     page = b64decode(walk["frame"].split("base64,", 1)[1]).decode()
-    assert "brainpipe leaderboard" in page and "alexnet_untrained" in page
+    # the whole interactive page, self-contained (a data: URL cannot load anything beside it)
+    assert "brainpipe leaderboard" in page and ">alexnet_untrained</th>" in page
+    assert 'id="grid-data"' in page and "DataTables 2.3.8" in page and "<template data-kind=\"model\"" in page
+    widths = walk["widths"]
+    assert widths["alone"] >= 0.95 * widths["window"], widths  # full width once the report's menu is hidden

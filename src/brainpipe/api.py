@@ -37,32 +37,38 @@ from pathlib import Path
 
 import yaml
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-DEFAULT_CONFIG = Path("config") / "config.yaml"
+from .pipeline import workflow_files
+
+DEFAULT_CONFIG = workflow_files.CONFIG
 
 
 class Score(float):
     """A ceiled score (a float) with Brain-Score's attributes: ``raw``, ``ceiling``, ``error``, plus ``per_fold``,
-    ``layer`` and every field of the score JSON in ``attrs``."""
+    ``layer`` and every field of the score JSON in ``attrs``. A score the JSON holds as null is NaN, with why in
+    ``reason`` (and ``attrs['reason']``), as Brain-Score returns NaN scores with their attributes."""
 
     def __new__(cls, result: dict):
-        score = super().__new__(cls, result["score"])
+        score = super().__new__(cls, float("nan") if result.get("score") is None else result["score"])
         score.attrs = dict(result)
-        for key in ("raw", "ceiling", "error", "per_fold", "layer", "model", "benchmark"):
+        for key in ("raw", "ceiling", "error", "per_fold", "layer", "model", "benchmark", "reason"):
             setattr(score, key, result.get(key))
         return score
 
     def __repr__(self):
-        # error is None for a single-shot metric (one fold, no error estimate): shown as n/a
-        error = "n/a" if self.error is None else f"{self.error:.4f}"
-        return (f"Score({float(self):.4f}, raw={self.raw:.4f}, ceiling={self.ceiling:.4f}, error={error}, "
-                f"layer={self.layer!r}, model={self.model!r}, benchmark={self.benchmark!r})")
+        # error is None for a single-shot metric (one fold, no error estimate): shown as n/a; so is any null number
+        def number(value):
+            return "n/a" if value is None else f"{value:.4f}"
+
+        reason = f", reason={self.reason!r}" if self.reason else ""
+        return (f"Score({float(self):.4f}, raw={number(self.raw)}, ceiling={number(self.ceiling)}, "
+                f"error={number(self.error)}, layer={self.layer!r}, model={self.model!r}, "
+                f"benchmark={self.benchmark!r}{reason})")
 
 
 def _config(path=None) -> dict:
-    path = Path(path) if path else DEFAULT_CONFIG
-    if not path.is_file():
-        path = REPOSITORY / DEFAULT_CONFIG
+    path = Path(path) if path else workflow_files.default_config()  # the working directory's, else the workflow's
+    if not path.is_file():  # a config named that is not there: not silently another one
+        raise FileNotFoundError(f"config file {path} not found (config= names the workflow's config)")
     return yaml.safe_load(path.read_text()) or {}
 
 
@@ -183,8 +189,7 @@ def score(model, benchmark: str, name: str | None = None, cores: int = 2, config
         extra["benchmark_settings"] = {benchmark: settings}
         if isinstance(model, str):
             _refuse_other_settings(name, benchmark, base, _merged(base, extra), config)
-    config_file = Path(config) if config else (DEFAULT_CONFIG if DEFAULT_CONFIG.is_file()
-                                               else REPOSITORY / DEFAULT_CONFIG)
+    config_file = Path(config) if config else workflow_files.default_config()
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix=".brainpipe-score-", dir=".", delete=False) as f:
         yaml.safe_dump(extra, f)
     workflow = _Workflow(config_file, f.name, cores, quiet)
@@ -202,7 +207,7 @@ class _Workflow:
     """``snakemake`` on this checkout's Snakefile in the working directory, with the user's and the call's configs."""
 
     def __init__(self, config_file, extra_file, cores, quiet):
-        self.base = [str(Path(sys.executable).parent / "snakemake"), "-s", str(REPOSITORY / "Snakefile"),
+        self.base = [str(Path(sys.executable).parent / "snakemake"), "-s", str(workflow_files.snakefile()),
                      "--cores", str(cores)]
         self.configs = ["--configfile", str(config_file), str(extra_file)]  # last: --configfile takes a list
         self.quiet = quiet

@@ -4,6 +4,8 @@
     brainpipe data [--config config/config.yaml]   catalog files: names, sha1s, and where they land on disk
     brainpipe check BENCHMARK [--model pixels]     run a (new) benchmark's ceiling and a baseline score, check them
     brainpipe layers MODEL [--config ...]          a model's layer names and output shapes (for layers:/sweep:)
+    brainpipe score MODEL BENCHMARK [--cores N]    score one model on one benchmark (brainpipe.score); print it
+    brainpipe workflow                             the folder of the Snakefile, config/ and profiles/ it runs
 
 Running the evaluation itself is Snakemake's job (``snakemake --cores N``); ``list`` and ``data`` only answer
 questions, read no data and never touch the network, and do not import torch. ``check`` runs Snakemake for the two
@@ -23,6 +25,7 @@ import yaml
 from . import benchmarks as bench
 from ._version import __version__
 from .data import catalog
+from .pipeline import workflow_files
 from .pipeline.workflow_config import ConfigError, check_yaml_file
 
 DEFAULT_CONFIG = "config/config.yaml"
@@ -52,9 +55,13 @@ def _update(base: dict, overlay: dict) -> dict:
 
 
 def _load_config(overlay: str | None) -> dict:
-    """The config a workflow run would see: config/config.yaml (when the command runs in a checkout) with the
-    ``--config`` file merged over it, as ``snakemake --configfile overlay.yaml`` does."""
-    base = _read_config(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else {}
+    """The config ``brainpipe score`` runs with: config/config.yaml of the working directory, else the workflow's
+    own (workflow_files.default_config), with the ``--config`` file merged over it, as ``snakemake --configfile
+    overlay.yaml`` does."""
+    try:
+        base = _read_config(workflow_files.default_config())
+    except workflow_files.WorkflowNotFound:  # an install without its workflow: the catalog's defaults
+        base = {}
     return _update(base, _read_config(overlay)) if overlay else base
 
 
@@ -205,7 +212,7 @@ def list_data(config: dict, out=None) -> None:
 def _snakefile() -> Path:
     """The workflow to run: ./Snakefile where the user runs the command, else the one of this checkout."""
     here = Path("Snakefile")
-    return here if here.is_file() else Path(__file__).resolve().parents[2] / "Snakefile"
+    return here if here.is_file() else workflow_files.snakefile()
 
 
 def check_benchmark(identifier: str, model: str, config_path: str | None, cores: int, out=None) -> int:
@@ -279,6 +286,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--cores", type=int, default=2)
     _package_parser(commands)
     _layers_parser(commands)
+    _score_parser(commands)
     commit = commands.add_parser("commit-layers", help="sweep a model's layers on a region's benchmarks and "
                                  "commit the best one in the config",
                                  description="Score every candidate layer of MODEL on the region's benchmarks "
@@ -296,7 +304,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 DESCRIPTION = "brainpipe: what can be evaluated, which data files that needs, and tools for your own benchmarks."
-EPILOG = """Running the evaluation itself is Snakemake's job: snakemake --cores N (README.md).
+EPILOG = """Running the evaluation itself is Snakemake's job: snakemake --cores N (README.md); one score without
+a Snakefile in sight: brainpipe score MODEL BENCHMARK.
 The commands list and data only answer questions: they read no data and never touch the network.
 Help on one command: brainpipe COMMAND --help"""
 CHECK_HELP = """Brain-Score's per-benchmark test (a plugin's test.py) as one command: the benchmark loads, its ceiling is in
@@ -342,8 +351,11 @@ def _package_parser(commands) -> None:
     package.add_argument("--task", choices=("label", "probabilities", "odd_one_out"),
                          help="the choices' task (default: odd_one_out with image_1..3 columns, probabilities with a "
                               "distractor column, else label)")
-    package.add_argument("--labels", type=lambda text: [v.strip() for v in text.split(",") if v.strip()],
-                         help="label task: the label set, comma-separated (default: the truth column's values)")
+    package.add_argument("--labels",
+                         help="label task: the label set (default: the truth column's values), comma-separated; map "
+                              "a label to ImageNet classes (indices, WordNet ids, class names or labels brainpipe "
+                              "maps; several joined by '+') as label=class: plane=airplane+895,bird; or a YAML/JSON "
+                              "file of label: [classes]; or imagenet (choices are WordNet ids)")
     package.add_argument("--ceiling", type=float, help="a fixed behavioural ceiling (odd_one_out needs one)")
     package.add_argument("--coords", type=_coords_option, default=None,
                          help="brainpipe_name=your_name,... for names that differ, in a .nc and in the CSVs "
@@ -455,6 +467,101 @@ def list_layers(model: str, config_path: str | None, out=None) -> int:
     return 0
 
 
+def _score_parser(commands) -> None:
+    score = commands.add_parser("score", help="score one model on one benchmark through the workflow",
+                                description=SCORE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    score.add_argument("model", help="a model_zoo entry of the config (brainpipe list shows them), e.g. pixels")
+    score.add_argument("benchmark", help="a benchmark identifier (brainpipe list), e.g. SyntheticShapes.IT-pls")
+    score.add_argument("--config", default=None,
+                       help=f"the config file (default {DEFAULT_CONFIG} of the working directory, else the "
+                            "workflow's own: brainpipe workflow shows where)")
+    score.add_argument("--cores", type=int, default=2, help="cores Snakemake may use (default 2)")
+    score.add_argument("--verbose", action="store_true", help="show Snakemake's whole log, not one progress line")
+    commands.add_parser("workflow", help="the folder of the workflow this brainpipe runs (Snakefile, config/, "
+                                         "profiles/)", description=WORKFLOW_HELP,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+SCORE_HELP = """Score MODEL on BENCHMARK with the Snakemake workflow (as brainpipe.score does from Python) and print
+the score, its raw value, the ceiling and where the score's JSON is.
+
+Everything lands in the working directory: results/MODEL/BENCHMARK.json (and the stages' files under results/),
+data and caches under resources/, logs under logs/; a second call reuses them. MODEL is a model_zoo entry and
+BENCHMARK an identifier of the config: config/config.yaml of the working directory when it exists, else the
+workflow's own (its demo models and benchmarks; brainpipe list shows them). Exits with 1 and the reason when the
+model or the benchmark is unknown or the workflow fails."""
+WORKFLOW_HELP = """Print the folder of the workflow that brainpipe score and brainpipe.score run: its Snakefile,
+workflow/ (rules, scripts, schemas), config/config.yaml (the default config) and profiles/ (local, slurm). In a
+clone that is the clone; in an installed wheel, the copy inside the package. To run it yourself:
+  snakemake -s FOLDER/Snakefile --cores 2                 in a folder of your own (results land there)
+  snakemake -s FOLDER/Snakefile --profile FOLDER/profiles/slurm"""
+
+
+def _number(value) -> str:
+    """A score JSON's number as printed: 4 decimals, n/a for null, a list (a ceiling per time bin) as its mean."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, list):
+        values = [v for v in value if v is not None]
+        return f"{sum(values) / len(values):.4f} (mean of {len(values)} time bins)" if values else "n/a"
+    return f"{value:.4f}"
+
+
+def score_command(model: str, benchmark: str, config_path: str | None, cores: int, verbose: bool = False,
+                  out=None) -> int:
+    """``brainpipe score MODEL BENCHMARK``: :func:`brainpipe.score` for the command line; 0, or 1 with one message."""
+    import difflib
+    import json
+
+    from . import api
+
+    out = out or sys.stdout
+    try:
+        path = Path(config_path) if config_path else workflow_files.default_config()
+    except workflow_files.WorkflowNotFound as error:
+        print(f"brainpipe score: {error}", file=sys.stderr)
+        return 1
+    config = _read_config(path)  # a missing or broken file: SystemExit naming it
+    zoo = config.get("model_zoo") or {}
+    if model not in zoo:  # checked here, before Snakemake starts, with the names that would do
+        close = difflib.get_close_matches(model, list(zoo), n=1)
+        print(f"brainpipe score: model {model!r} is not in model_zoo of {path}"
+              f"{f' (did you mean {close[0]!r}?)' if close else ''}; known: {', '.join(sorted(zoo)) or 'none'}. "
+              "Add an entry there (or pass --config FILE with one)", file=sys.stderr)
+        return 1
+    try:
+        bench.load(benchmark, config)
+    except ValueError as error:
+        print(f"brainpipe score: {error}", file=sys.stderr)
+        return 1
+    try:
+        api.score(model, benchmark, cores=cores, config=config_path, quiet=False if verbose else None)
+    except (ValueError, RuntimeError) as error:  # api's checks, or the workflow's failure with its log's end
+        print(f"brainpipe score: {error}", file=sys.stderr)
+        return 1
+    target = Path("results", model, f"{benchmark}.json").resolve()
+    result = json.loads(target.read_text())
+    error = "" if result.get("error") is None else f", error {_number(result['error'])}"
+    layer = f", layer {result['layer']}" if result.get("layer") else ""
+    print(f"{model} on {benchmark}: score {_number(result.get('score'))} (raw {_number(result.get('raw'))}, "
+          f"ceiling {_number(result.get('ceiling'))}{error}{layer})", file=out)
+    if result.get("score") is None and result.get("reason"):
+        print(f"no score: {result['reason']}", file=out)
+    print(f"score JSON: {target}", file=out)
+    return 0
+
+
+def print_workflow(out=None) -> int:
+    """``brainpipe workflow``: the workflow's folder (workflow_files.folder); 1 when the install has none."""
+    try:
+        folder = workflow_files.folder()
+    except workflow_files.WorkflowNotFound as error:
+        print(f"brainpipe workflow: {error}", file=sys.stderr)
+        return 1
+    print(folder, file=out or sys.stdout)
+    return 0
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "layers":
@@ -473,6 +580,10 @@ def main(argv=None) -> int:
         return check_benchmark(args.benchmark, args.model, args.config, args.cores)
     if args.command == "package":
         return package_data(args)
+    if args.command == "score":
+        return score_command(args.model, args.benchmark, args.config, args.cores, args.verbose)
+    if args.command == "workflow":
+        return print_workflow()
     config = _load_config(args.config)  # outside a checkout and without --config: {} (the catalog's defaults)
     try:
         if args.command == "list" and args.select:

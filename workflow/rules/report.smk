@@ -6,6 +6,13 @@
 from brainpipe.pipeline import report as reporting
 from brainpipe.pipeline.workflow_config import architecture_layers
 
+# one sweep and one per-fold figure per parent (at most a dozen benchmarks each: report.figure_groups)
+REPORT_PARENTS = reporting.benchmark_parents(config["benchmarks"], [get_benchmark(b) for b in config["benchmarks"]])
+FOLD_GROUPS = reporting.figure_groups(config["benchmarks"], REPORT_PARENTS)
+
+
+# neural or behavioural, metric, parent, data of each benchmark, from the definitions (config's registry)
+GRID_FACTS = {b: reporting.benchmark_facts(get_benchmark(b)) for b in config["benchmarks"]}
 
 
 rule sweep_table:
@@ -41,6 +48,8 @@ rule leaderboard:
         benchmarks=config["benchmarks"],
         # benchmarks on generated data (the demo): left out of the means when the grid also scores real data
         simulated=simulated_benchmarks(),
+        # neural or behavioural, metric, parent, data: from the definitions, not from keys of the score files
+        facts=GRID_FACTS,
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -50,35 +59,43 @@ rule leaderboard:
 
 
 rule sweep_plot:
+    """A model's per-layer sweep, one figure per parent of its swept benchmarks."""
     input:
         lambda wildcards: expand("results/{{model}}/{benchmark}/sweep.tsv",
-                                 benchmark=reporting.swept_benchmarks(config, wildcards.model)),
+                                 benchmark=reporting.sweep_group(config, REPORT_PARENTS, wildcards.model,
+                                                                 wildcards.group)),
     output:
-        report("results/plots/sweep_{model}.png", caption="../report/sweep.rst", category="Layer sweeps",
-               subcategory="{model}", labels={"result": "all swept benchmarks (plot)"}),
+        report("results/plots/sweep/{model}/{group}.png", caption="../report/sweep.rst", category="Layer sweeps",
+               subcategory="{model}", labels={"result": "{group} (plot)"}),
     params:
-        benchmarks=lambda wildcards: reporting.swept_benchmarks(config, wildcards.model),
+        benchmarks=lambda wildcards: reporting.sweep_group(config, REPORT_PARENTS, wildcards.model, wildcards.group),
+    wildcard_constraints:
+        group=r"[A-Za-z0-9._-]+",
     conda:
         "../envs/brainpipe.yaml"
     log:
-        "logs/plots/sweep_{model}.log",
+        "logs/plots/sweep/{model}/{group}.log",
     script:
         "../scripts/plots.py"
 
 
 rule folds_plot:
+    """The per-fold spread of one parent's benchmarks."""
     input:
-        grid_scores(),
+        lambda wildcards: expand("results/{model}/{benchmark}.json", model=config["models"],
+                                 benchmark=reporting.figure_group(FOLD_GROUPS, wildcards.group, "folds")),
     output:
-        report("results/plots/folds.png", caption="../report/folds.rst", category="Per-fold spread",
-               labels={"figure": "per-fold spread"}),
+        report("results/plots/folds/{group}.png", caption="../report/folds.rst", category="Per-fold spread",
+               labels={"figure": "{group}"}),
     params:
         models=config["models"],
-        benchmarks=config["benchmarks"],
+        benchmarks=lambda wildcards: reporting.figure_group(FOLD_GROUPS, wildcards.group, "folds"),
+    wildcard_constraints:
+        group=r"[A-Za-z0-9._-]+",
     conda:
         "../envs/brainpipe.yaml"
     log:
-        "logs/plots/folds.log",
+        "logs/plots/folds/{group}.log",
     script:
         "../scripts/plots.py"
 
@@ -121,16 +138,21 @@ rule plots:
 
 onerror:
     # A run that partly failed (--keep-going, as the SLURM profile sets, runs every job it can) would leave the
-    # previous run's tables behind, with no sign that scores are missing: rebuild them from the score files that
-    # exist and name the missing ones (src/brainpipe/pipeline/report.py write_grid_tables). The next successful run
-    # replaces them, since the missing scores it produces are newer.
-    _missing = reporting.write_grid_tables(grid_scores(), expand("results/ceilings/{benchmark}.json",
-                                                                 benchmark=config["benchmarks"]),
-                                           config["models"], config["benchmarks"], "results/summary.tsv",
-                                           "results/leaderboard.csv", "results/leaderboard.html",
-                                           simulated=simulated_benchmarks())
-    if _missing:
-        print(f"brainpipe: {len(_missing)} score(s) of the grid missing: "
-              + ", ".join(f"{model} × {benchmark}" for model, benchmark in _missing)
-              + ". results/summary.tsv and results/leaderboard.html were rebuilt from the scores that exist and name "
-              "them (status 'missing').", file=sys.stderr)
+    # previous run's tables behind, with no sign that scores are missing, or show a score file this run had to
+    # recompute and could not as current: rebuild them from the score files that exist, naming the missing ones and
+    # the stale ones (a file whose settings or definition differ from what the score rule would write now), and say
+    # exactly what was written (src/brainpipe/pipeline/leaderboard_page.py write_grid_tables). The next successful run
+    # replaces them.
+    _expected = reporting.expected_scores(workflow.rules, config["models"], config["benchmarks"])
+    try:
+        from brainpipe.pipeline.leaderboard_page import write_grid_tables
+
+        _tables = write_grid_tables(grid_scores(), expand("results/ceilings/{benchmark}.json",
+                                                          benchmark=config["benchmarks"]),
+                                    config["models"], config["benchmarks"], "results/summary.tsv",
+                                    "results/leaderboard.csv", "results/leaderboard.html",
+                                    simulated=simulated_benchmarks(), expected=_expected, facts=GRID_FACTS)
+        print(_tables.message(), file=sys.stderr)
+    except Exception as _error:  # the run has failed already: say why the tables were not rebuilt, add no traceback
+        print(f"brainpipe: the tables were not rebuilt ({type(_error).__name__}: {_error}); results/summary.tsv "
+              "and the leaderboard are as the last run that wrote them left them, if any.", file=sys.stderr)

@@ -1,5 +1,5 @@
-"""Figures of the report: one model's per-layer sweep (rule sweep_plot), the per-fold spread (rule folds_plot) or
-one data set's per-condition results (rule conditions_plot)."""
+"""Figures of the report: one model's per-layer sweep of one parent's benchmarks (rule sweep_plot), the per-fold
+spread of one parent's benchmarks (rule folds_plot) or one data set's per-condition results (rule conditions_plot)."""
 
 from brainpipe.pipeline.fork_server import hand_over
 
@@ -16,7 +16,7 @@ with logged(snakemake.log[0], snakemake.rule):
     with atomic_path(snakemake.output[0]) as temporary:
         if snakemake.rule == "sweep_plot":
             tables = {b: read_sweep_table(path) for b, path in zip(p.benchmarks, snakemake.input)}
-            plot_sweep(tables, snakemake.wildcards.model, temporary)
+            plot_sweep(tables, snakemake.wildcards.model, temporary, title=snakemake.wildcards.group)
         elif snakemake.rule == "conditions_plot":
             headlines = [read_json(path) for path in snakemake.input.scores]
             if snakemake.input.task:  # accuracy per condition from task outputs and human data (Scialom2024, Baker2022)

@@ -14,5 +14,6 @@ with logged(snakemake.log[0], "score"):
     per_layer = {score["layer"]: score for score in map(read_json, snakemake.input.layers)}
     result = headline(per_layer, p.committed, p.model_spec, p.benchmark_info, p.data, versions())
     write_json(result, snakemake.output[0])
-    score = result["score"]  # null where the ceiling is NaN (Cadena2017-mask, as Brain-Score's)
-    print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})")
+    score = result["score"]  # null where the ceiling is NaN (Cadena2017-mask, as Brain-Score's), with its reason
+    print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})"
+          + (f": {result['reason']}" if score is None else ""))

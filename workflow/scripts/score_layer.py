@@ -18,4 +18,5 @@ with logged(snakemake.log[0], "score_layer"):
     write_json(result, snakemake.output[0])
     if result.get("pls_components_capped"):
         print(f"WARNING: {result['pls_components_capped']['why']}")
-    print(f"{w.model} {w.benchmark} {w.layer}: score {result['score']:.4f} (raw {result['raw']:.4f})")
+    print(f"{w.model} {w.benchmark} {w.layer}: score {result['score']:.4f} (raw {result['raw']:.4f})"
+          + (f"; no score: {result['reason']}" if result.get("reason") else ""))

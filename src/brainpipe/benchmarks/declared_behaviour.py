@@ -7,7 +7,7 @@ Example (README, "Your own benchmark")::
         stimuli: {csv: data/my/stimulus_MyChoices2024.csv, zip: data/my/stimulus_MyChoices2024.zip}
         behaviour: {file: data/my/assy_MyChoices2024.nc, sha1: ...}   # human trials (`brainpipe package --choices`)
         task: label                         # label | probabilities | odd_one_out
-        labels: [dog, cat, car, truck]      # label: names mapped to ImageNet classes, or {mylabel: [indices]}
+        labels: [dog, cat, car, truck]      # label: names mapped to ImageNet classes, or {plane: [airplane, 895]}
         metrics: [error_consistency, accuracy]
         visual_degrees: 8
 
@@ -61,31 +61,17 @@ def is_behavioural(entry) -> bool:
 
 
 def _labels(name, value):
-    """``labels``: 'imagenet', a list of label names with an ImageNet mapping, or {label: [ImageNet indices]}."""
-    from brainpipe.behaviour.tasks import LABEL_TO_IMAGENET_INDICES, label_indices
-    if value == "imagenet":
-        return "imagenet"
-    if isinstance(value, dict) and value:
-        pairs = []
-        for label, indices in value.items():
-            if not (isinstance(indices, list) and indices and all(
-                    isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 1000 for i in indices)):
-                _fail(name, f"labels.{label}", f"expected a list of ImageNet class indices (0-999), got {indices!r}")
-            pairs.append((str(label), tuple(indices)))
-        return tuple(pairs)
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        for label in value:
-            try:
-                label_indices(label)
-            except ValueError:
-                _fail(name, "labels", f"label {label!r} has no ImageNet class mapping"
-                                      f"{closest(label, LABEL_TO_IMAGENET_INDICES)}; map it yourself: "
-                                      f"labels: {{{label}: [<ImageNet class indices>], ...}}")
-        if len(set(value)) != len(value):
-            _fail(name, "labels", f"a label is listed twice: {value}")
-        return tuple(value)
-    _fail(name, "labels", f"the label task needs the choices' label set: a list of names (e.g. [dog, cat]), a mapping "
-                          f"label -> ImageNet class indices, or 'imagenet' (WordNet ids); got {value!r}")
+    """``labels``: 'imagenet', a list of label names, or {label: ImageNet classes} (brainpipe.behaviour.label_sets:
+    indices, WordNet ids, ImageNet class names or labels brainpipe maps, mixed)."""
+    from brainpipe.behaviour.label_sets import LabelSetError, accepted_forms, label_set
+    try:
+        return label_set(value)
+    except LabelSetError as error:
+        if error.unmapped:
+            example = ", ".join(f"{label}: [<ImageNet classes>]" for label in error.unmapped)
+            _fail(name, error.key, f"{error.message}; map it yourself: labels: {{{example}, ...}}, each label to one "
+                                   f"or a list of: {accepted_forms()}")
+        _fail(name, error.key, error.message)
 
 
 def _per_metric(name, entry, key, metric, default):

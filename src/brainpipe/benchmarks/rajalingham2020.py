@@ -5,7 +5,7 @@ Constants: brain-score/vision brainscore_vision/benchmarks/rajalingham2020/bench
 NUMBER_OF_TRIALS 33, version 2, parent IT, PLS with unstratified cross-validation, internal-consistency ceiling;
 its BIBTEX). Data: brain-score/vision brainscore_vision/data/rajalingham2020/__init__.py (object names, sha1s).
 The file holds the one 70–170 ms bin, whose end is called ``time_bin_stop``
-(data/rajalingham2020/rajalingham2020orthographic_IT.py).
+(data/rajalingham2020/rajalingham2020orthographic_IT.py); a copy calling it ``time_bin_end`` is read too.
 
 Brain-Score marks the recordings as not publicly available (benchmarks/rajalingham2020/metadata.yaml): with access,
 point ``data.local_files`` at the files.

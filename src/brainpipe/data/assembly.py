@@ -25,6 +25,38 @@ def check_assembly(assembly: xr.DataArray, source="assembly"):
         missing += [f"coordinate '{c}'" for c in ("time_bin_start", "time_bin_end") if c not in assembly.coords]
     if missing:
         raise ValueError(f"{source}: missing {', '.join(missing)}")
+    check_time_bins(assembly, source)
+
+
+def check_time_bins(assembly: xr.DataArray, source="assembly"):
+    """Raise one ValueError naming ``source`` and the bins (index and span) where a ``time_bin`` is not a time
+    window: a NaN start or end, a start after its end, or the same window twice. The window selection reads bins
+    by their span; such bins would be averaged in, or matched, by what they happen to hold."""
+    if "time_bin" not in assembly.dims or not {"time_bin_start", "time_bin_end"} <= set(assembly.coords):
+        return
+    try:
+        starts = np.asarray(assembly["time_bin_start"].values, dtype=np.float64).reshape(-1)
+        ends = np.asarray(assembly["time_bin_end"].values, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{source}: time_bin_start and time_bin_end must be numbers (ms), got "
+                         f"{assembly['time_bin_start'].dtype} and {assembly['time_bin_end'].dtype}") from None
+
+    def bins(indices):
+        return ", ".join(f"time bin {i} ({starts[i]:g}–{ends[i]:g} ms)" for i in indices[:5]) + (
+            f" and {len(indices) - 5} more" if len(indices) > 5 else "")
+
+    undefined = np.flatnonzero(np.isnan(starts) | np.isnan(ends))
+    if len(undefined):
+        raise ValueError(f"{source}: {bins(undefined)} has a NaN time_bin_start or time_bin_end; give every bin "
+                         f"its start and end in ms")
+    reversed_ = np.flatnonzero(starts > ends)
+    if len(reversed_):
+        raise ValueError(f"{source}: {bins(reversed_)} starts after it ends (time_bin_start > time_bin_end); "
+                         f"correct the bin's start and end in the file")
+    duplicated = [i for i in range(len(starts)) if ((starts[:i] == starts[i]) & (ends[:i] == ends[i])).any()]  # few bins
+    if duplicated:
+        raise ValueError(f"{source}: {bins(duplicated)} repeats an earlier bin's window; each time bin must be "
+                         f"a different window (merge or drop the repeated bins)")
 
 
 def select_time_window(assembly: xr.DataArray, start, end, bin_size=None, exact=False):

@@ -690,9 +690,13 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
             # Cadena2017 data plugin adds region 'V1' on load: brain-score/vision data/cadena2017/__init__.py)
             assembly = assembly.assign_coords({ours: ("neuroid", np.full(assembly.sizes["neuroid"], theirs[1:]))})
             continue
+        if ours in assembly.coords:
+            # the file already has the standard name (alone, or beside the declared one): that is what is read,
+            # as Brain-Score reads it (Sanghavi2020 files with time_bin_end instead of time_bin_stop)
+            continue
         if theirs not in assembly.coords:
             raise ValueError(f"{nc_path}: no coordinate {theirs!r} (declared as the file's name for {ours!r} "
-                             f"under assembly.coords); the file has {sorted(map(str, assembly.coords))}")
+                             f"under assembly.coords), nor {ours!r}; the file has {sorted(map(str, assembly.coords))}")
         assembly = assembly.rename({theirs: ours})
     required = {"presentation": None, "neuroid": ("neuroid_id", "region")}
     if "time_bin" in assembly.dims:
@@ -708,6 +712,9 @@ def load_assembly(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | N
         for name in names:
             if name not in present:
                 raise ValueError(f"{nc_path}: missing coordinate {name!r} along {dim}")
+    from brainpipe.data.assembly import check_time_bins
+
+    check_time_bins(assembly, nc_path)  # NaN, reversed or repeated bins: refused when fetched, naming the bin
 
     if "stimulus_id" not in assembly.coords:  # core assemblies.py: image_id is the legacy name of stimulus_id
         assembly = assembly.assign_coords(stimulus_id=("presentation", assembly["image_id"].values.astype(str)))

@@ -158,14 +158,24 @@ def power_kernel(K: np.ndarray, Y: np.ndarray, start: int, single_target: bool, 
     return s
 
 
-def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: float):
+def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: float, floor: float | None = None,
+               info: dict | None = None):
     """sklearn's NIPALS in n-space from the centred Gram ``K0 = X0 X0ᵀ`` (regression.PLSRegression explains the
     equivalence step by step; its kernel path calls this too).
 
     Returns ``(rot_dual, Q)``: ``rot_dual = A (PᵀW)⁻¹`` (n, k), so that predictions of centred rows ``x`` are
     ``(x X0ᵀ) rot_dual Qᵀ``; ``Q`` (m, k) the y-loadings.
+
+    ``floor``: the Gram's rounding floor (``kernel_floor``; by default from K0's own diagonal). Once the deflated
+    X has no variance above it (a layer of numerical rank k < n_max: rank-deficient features, duplicated or
+    constant units), the fit stops at k components and sets ``info["rank_floor_at"] = k``. scikit-learn, on X
+    itself, goes on and fits the remaining components to the activations' float rounding (singular values of
+    ~eps·s_max, ~1e-16 of the Gram's scale, below its ~1e-14 rounding): numbers no Gram can reproduce, and
+    continuing here took the square root of a negative rounding residual, so every prediction was NaN.
     """
     n, m = Y0.shape
+    if floor is None:
+        floor = kernel_floor(K0, float(np.abs(np.diagonal(K0)).max()) if n else 0.0)
     single_target = m == 1
     # K_k = X_k X_kᵀ = P_k K_0 P_k with P_k = I - Σ_{j<k} t_j t_jᵀ/(t_jᵀ t_j) (the scores are orthogonal).
     # m > n: K_k is deflated explicitly (the n-space power iteration needs it); m <= n: only K_k Y_k and
@@ -174,7 +184,6 @@ def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: f
     Yk = Y0.copy()  # Y_k, deflated as sklearn does
     y_ss0 = (Y0 * Y0).sum(axis=0)
     A, T, Q, TT = [], [], [], []
-    tt_first = None
     KY = None  # K_k Y_k (m <= n), updated in O(n m) per component
     for k in range(n_max):
         start = pls_start_column((Yk * Yk).sum(axis=0), y_ss0, n, k)
@@ -184,21 +193,22 @@ def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: f
             if KY is None:
                 KY = K0 @ Yk
             G = Yk.T @ KY
-            v = power_gram((G + G.T) / 2, start, single_target, max_iter, tol)
+            with np.errstate(invalid="ignore"):  # a rounding residual's negative square: NaN, stopped below
+                v = power_gram((G + G.T) / 2, start, single_target, max_iter, tol)
             a, Ka = Yk @ v, KY @ v
         else:  # m > n: iterate s -> Y_k Y_kᵀ K_k s, with w = X_kᵀ s (n-vectors)
-            a = power_kernel(K, Yk, start, single_target, max_iter, tol)
+            with np.errstate(invalid="ignore"):
+                a = power_kernel(K, Yk, start, single_target, max_iter, tol)
             Ka = K @ a
-        norm = math.sqrt(max(float(a @ Ka), 0.0))  # ‖X_kᵀ a‖
-        if norm == 0:
-            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+        norm2 = float(a @ Ka)  # ‖X_kᵀ a‖²
+        if not norm2 > 0:  # zero, a negative rounding residual, or NaN from one
+            _rank_floor(k, info)
             break
+        norm = math.sqrt(norm2)
         a, t = a / norm, Ka / norm  # w_k = X_kᵀ a = X0ᵀ a (unit norm), t_k = X_k w_k = K_k a
-        tt = float(t @ t)
-        if tt_first is None:
-            tt_first = tt
-        if tt <= tt_first * 1e-24 or tt == 0:
-            warnings.warn(f"PLS: X residual is zero at component {k}; using {k} components")
+        tt = float(t @ t)  # ‖X_k w_k‖² with ‖w_k‖ = 1: on the scale of K's eigenvalues
+        if not tt > floor:
+            _rank_floor(k, info)
             break
         q = Yk.T @ t / tt
         Yk -= np.outer(t, q)
@@ -221,10 +231,18 @@ def pls_kernel(K0: np.ndarray, Y0: np.ndarray, n_max: int, max_iter: int, tol: f
         TT.append(tt)
     if not A:
         raise ValueError("PLS found no component: X or Y has no variance")
+    if info is not None:
+        info["n_components"] = len(A)
     A, T, Q, TT = np.stack(A, 1), np.stack(T, 1), np.stack(Q, 1), np.array(TT)
     PtW = (T.T @ (K0 @ A)) / TT[:, None]  # PᵀW = diag(1/tᵀt) Tᵀ K_0 A (k × k, unit upper triangular)
     rot_dual = np.linalg.solve(PtW.T, A.T).T  # A (PᵀW)⁻¹, (n, k)
     return rot_dual, Q
+
+
+def _rank_floor(k: int, info: dict | None) -> None:
+    warnings.warn(f"PLS: X residual is at the Gram's rounding floor at component {k}; using {k} components")
+    if info is not None:
+        info["rank_floor_at"] = k
 
 
 # --------------------------------------------------------------------------------------------------
@@ -389,7 +407,8 @@ def fit_predict_gram(name: str, G, train, test, Y, device: str = "cpu", n_featur
         Without it p is taken as ``n_train``.
     x_dtype : dtype of the activations X (float32 by default), for linear's cutoff as above.
     info : optional dict, filled with what the fit chose: ``alpha`` (ridge, ridgecv; ridgecv's is the
-        GCV choice, ``RidgeCV.alpha_``), ``n_components`` (pls), ``rank`` (linear).
+        GCV choice, ``RidgeCV.alpha_``), ``n_components`` (pls; plus ``rank_floor_at`` where the layer's
+        numerical rank stopped the fit, see ``pls_kernel``), ``rank`` (linear).
     params : the regression's parameters (``n_components``, ``max_iter``, ``tol`` for PLS; ``alpha`` for
         ridge; ``alphas`` for ridgecv).
 
@@ -423,9 +442,10 @@ def fit_predict_gram(name: str, G, train, test, Y, device: str = "cpu", n_featur
         if n_components < 1:
             raise ValueError(f"n_components must be >= 1, got {n_components}")
         Yc[:, (np.abs(Yc) < 10 * EPS64).all(axis=0)] = 0.0  # as PLSRegression (sklearn): constant targets
-        rot_dual, Q = pls_kernel(Kc, Yc, min(n_components, n - 1, p), max_iter, tol)
+        chosen = {}
+        rot_dual, Q = pls_kernel(Kc, Yc, min(n_components, n - 1, p), max_iter, tol,
+                                 floor=kernel_floor(Kc, diag_scale), info=chosen)
         B = rot_dual @ Q.T
-        chosen = {"n_components": int(Q.shape[1])}
     elif name == "ridge":
         alpha = float(params.pop("alpha", 1.0))
         _no_more("ridge", params)

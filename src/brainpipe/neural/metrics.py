@@ -129,17 +129,28 @@ def spantime_sample_space_bytes(benchmark: FoldBenchmark, n_stimuli: int, n_bins
     return 4 * 8 * samples * samples if in_sample_space else 0
 
 
-def pls_cap(benchmark: FoldBenchmark, n_train: int, n_features: int):
+def pls_cap(benchmark: FoldBenchmark, n_train: int, n_features: int, rank_floor_at: int | None = None):
     """What a fold's PLS fit does with more components than the data allow, or None when it fits them all.
 
     The fit clamps ``pls_components`` to ``min(pls_components, n_train - 1, n_features)`` (the rank of the centred
     training activations); Brain-Score's scikit-learn PLSRegression refuses such a request instead. The cap is kept,
     but written into the fold's JSON (and so into the score JSON) and the job's log, so that a score is never
-    silently computed with fewer components than the config asks for."""
+    silently computed with fewer components than the config asks for.
+
+    ``rank_floor_at``: the component where a fit from the Gram stopped because the layer's numerical rank was used
+    up (``gram_fit.pls_kernel``); recorded the same way, with why."""
     if _regression_name(benchmark.metric) != "pls":
         return None
     requested = int(benchmark.settings.get("pls_components", 25))
     used = min(requested, n_train - 1, n_features)
+    if rank_floor_at is not None and rank_floor_at < used:
+        return {"requested": requested, "used": int(rank_floor_at),
+                "why": f"{benchmark.identifier}: the layer's activations have numerical rank {rank_floor_at} on this "
+                       f"fold's {n_train} training stimuli ({n_features} features): PLS fitted {rank_floor_at} of "
+                       f"the {requested} pls_components (Brain-Score's scikit-learn PLSRegression fits the remaining "
+                       f"components to the activations' float rounding, numbers set by rounding alone). Commit a "
+                       f"layer of higher rank, or set "
+                       f"benchmark_settings.{benchmark.identifier}.pls_components to at most {rank_floor_at}."}
     if used == requested:
         return None
     limit = f"{n_train} training samples - 1" if n_train - 1 <= n_features else f"{n_features} features"
@@ -196,7 +207,8 @@ def run_fold_gram(benchmark: FoldBenchmark, gram: xr.DataArray, target: xr.DataA
               "neuroid_id": target["neuroid_id"].values.astype(str).tolist(), "fitted_from": "gram", **info}
     _add_groups(benchmark, target, result)
     n_features = gram.attrs.get("n_features")
-    capped = pls_cap(benchmark, len(train), len(train) if n_features is None else int(n_features))
+    capped = pls_cap(benchmark, len(train), len(train) if n_features is None else int(n_features),
+                     rank_floor_at=info.get("rank_floor_at"))
     if capped:
         result["pls_components_capped"] = capped
     return result
@@ -292,13 +304,14 @@ def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
         result["values"] = [r.tolist() for r in per_bin]
         result["time_bin_start"] = target["time_bin_start"].values.tolist()
         result["time_bin_end"] = target["time_bin_end"].values.tolist()
-        capped = pls_cap(benchmark, n_bins * len(train), X.shape[1])  # one sample per (time bin, stimulus)
+        capped = pls_cap(benchmark, n_bins * len(train), X.shape[1],  # one sample per (time bin, stimulus)
+                         getattr(regression, "rank_floor_at_", None))
     else:
         regression = make_regression(name, device=device, **params).fit(X[train], Y[train])
         result["values"] = pearson_columns(regression.predict(X[test]), Y[test]).tolist()
         if hasattr(regression, "alpha_"):
             result["alpha"] = float(regression.alpha_)
-        capped = pls_cap(benchmark, len(train), X.shape[1])
+        capped = pls_cap(benchmark, len(train), X.shape[1], getattr(regression, "rank_floor_at_", None))
     if capped:
         result["pls_components_capped"] = capped
     result["neuroid_id"] = target["neuroid_id"].values.astype(str).tolist()

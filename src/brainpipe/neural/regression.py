@@ -388,6 +388,7 @@ class PLSRegression(Regression):
         n_max = min(self.n_components, n - 1, p)
         solver = self.solver if self.solver != "auto" else _pls_solver(n, p, m, n_max)
         self.solver_ = solver
+        self.rank_floor_at_ = None  # set by the kernel path where the layer's numerical rank stops the fit
         if solver == "kernel":
             R, Q = self._fit_kernel(Xt, Y0, n_max)
         else:
@@ -505,7 +506,10 @@ class PLSRegression(Regression):
         self.x_mean_, K0 = self._centred_gram_f64(Xt)  # one pass: means and K_0 = X0 X0ᵀ in float64
         # the n-space iterations are the fold jobs' own (gram_fit.pls_kernel), in numpy on the CPU: O(n²) per
         # component on an n × n matrix of a few thousand rows, latency-bound on a GPU
-        rot_dual, Q = pls_kernel(K0.cpu().numpy(), Y0.double().cpu().numpy(), n_max, self.max_iter, self.tol)
+        stopped = {}
+        rot_dual, Q = pls_kernel(K0.cpu().numpy(), Y0.double().cpu().numpy(), n_max, self.max_iter, self.tol,
+                                 info=stopped)
+        self.rank_floor_at_ = stopped.get("rank_floor_at")  # the layer's numerical rank, where it stopped the fit
         rot_dual, Q = torch.from_numpy(rot_dual).to(Xt.device), torch.from_numpy(Q).to(Xt.device)
         R = self._xct_matmul_cols(Xt, self.x_mean_, rot_dual)  # rotations X0ᵀ A (PᵀW)⁻¹, (p, k)
         return R, Q

@@ -15,9 +15,10 @@ from brainpipe import benchmarks as bench
 from .report import identifier_parts, number_or_nan, readable_identifier
 
 
-def plot_sweep(tables, model, path):
+def plot_sweep(tables, model, path, title=None):
     """Score vs layer depth for one model, one line per benchmark (``tables``: benchmark -> sweep table), with
-    error bars (SEM over folds), the committed layer starred and the best layer ringed."""
+    error bars (SEM over folds), the committed layer starred and the best layer ringed. The workflow draws one
+    figure per parent (report.figure_groups: at most a dozen lines); ``title`` names it."""
     plt = _pyplot()
     from matplotlib.lines import Line2D
 
@@ -47,7 +48,7 @@ def plot_sweep(tables, model, path):
     ax.set_xlabel("layer (model's forward order: shallow → deep)"
                   + ("; not every layer labelled" if step > 1 else ""))
     ax.set_ylabel("ceiled score (1 = ceiling)")
-    ax.set_title(f"{model}: score per layer")
+    ax.set_title(f"{model}: score per layer" + (f" ({title})" if title else ""))
     ax.axhline(0, color="#999", linewidth=0.8)
     ax.grid(axis="y", alpha=0.35)
     handles, labels = ax.get_legend_handles_labels()
@@ -68,7 +69,8 @@ def fold_values(result):
 
 def plot_folds(headlines, path, models=None, benchmarks=None):
     """Per-fold spread of the raw (unceiled) score of each model's committed layer: one panel per benchmark,
-    a box and the individual folds per model, the mean marked."""
+    a box and the individual folds per model, the mean marked. The workflow draws one figure per parent
+    (report.figure_groups), so each stays a few thousand pixels at most."""
     plt = _pyplot()
     models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
     benchmarks = (list(benchmarks) if benchmarks is not None
@@ -76,9 +78,12 @@ def plot_folds(headlines, path, models=None, benchmarks=None):
     by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
     columns = min(3, len(benchmarks))
     rows = math.ceil(len(benchmarks) / columns)
-    width = max(3.2, 0.9 * len(models) + 1.6)
+    # a panel's width grows with the models up to 6 inches (50 models: narrower ticks, smaller labels), so that a
+    # figure of report.FIGURE_BENCHMARKS panels stays within about 2,200 × 2,100 pixels
+    width = min(6.0, max(3.2, 0.9 * len(models) + 1.6))
     fig, axes = plt.subplots(rows, columns, figsize=(columns * width, rows * 4.2 + 0.4), squeeze=False,
                              layout="constrained")
+    tick_size = 10 if len(models) <= 6 else max(5, int(60 / len(models) * 6) // 6)
     rng = np.random.default_rng(0)
     for ax, benchmark in zip(axes.flat, benchmarks):
         values = [fold_values(by_cell.get((m, benchmark), {})) for m in models]
@@ -95,7 +100,8 @@ def plot_folds(headlines, path, models=None, benchmarks=None):
         metric = identifier_parts(benchmark)[2] if readable_identifier(benchmark) else ""
         ax.set_title(f"{benchmark}\n({n} fold{'s' if n != 1 else ''})", fontsize=10)
         ax.set_xticks(positions)
-        ax.set_xticklabels(models, rotation=30 if max(map(len, models)) > 8 else 0, ha="right")
+        ax.set_xticklabels(models, rotation=30 if len(models) <= 6 and max(map(len, models)) <= 8 else 90,
+                           ha="right", fontsize=tick_size)
         ax.set_ylabel("raw score per fold" + (f"\n({_raw_unit(metric)})" if metric else ""))
         ax.grid(axis="y", alpha=0.35)
     for ax in list(axes.flat)[len(benchmarks):]:

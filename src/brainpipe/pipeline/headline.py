@@ -23,6 +23,8 @@ def headline(per_layer: dict, committed: str, model_spec: dict, benchmark_info: 
     scored."""
     result = dict(per_layer[committed])
     result["layer"] = committed
+    if not _is_number(result.get("score")) and not result.get("reason"):  # a null score always says why
+        result["reason"] = missing_score_reason(result)
     result["model_spec"] = model_spec
     result.update(benchmark_info)
     result["data"] = data  # which recordings (public or private split) and the benchmark's settings
@@ -31,3 +33,18 @@ def headline(per_layer: dict, committed: str, model_spec: dict, benchmark_info: 
         result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score
     result["versions"] = versions
     return result
+
+
+def _is_number(value) -> bool:
+    return value is not None and math.isfinite(float(value))
+
+
+def missing_score_reason(result: dict) -> str:
+    """One line on why a score JSON has no score, from its raw score and ceiling, where the stage that computed it
+    gave none (the neural aggregate names its folds: pipeline/scoring.py)."""
+    raw, ceiling = result.get("raw"), result.get("ceiling")
+    if not _is_number(raw):
+        return "raw is NaN: the model's comparison with the data gave no number"
+    if not _is_number(ceiling):
+        return "the ceiling is NaN"
+    return f"raw {float(raw):.4g} over ceiling {float(ceiling):.4g} gives no number"

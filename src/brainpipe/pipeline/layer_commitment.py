@@ -30,6 +30,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from . import workflow_files
+
 
 class CommitError(ValueError):
     """A request that cannot be carried out; the message names the model, region, benchmark or file."""
@@ -264,7 +266,7 @@ def commit_layers(model: str, region: str, benchmarks: list[str], layers=None, c
         override["layers"] = {region: candidates[0]}
     extra = {"models": [model], "benchmarks": list(benchmarks), "model_zoo": {model: override}}
     # this file is src/brainpipe/pipeline/layer_commitment.py: the checkout's root is three folders up
-    snakefile = Path(snakefile) if snakefile else Path(__file__).resolve().parents[3] / "Snakefile"
+    snakefile = Path(snakefile) if snakefile else workflow_files.snakefile()  # a checkout's, or a wheel's copy
     targets = [f"results/{model}/{benchmark}/sweep.tsv" for benchmark in benchmarks]
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix=".brainpipe-sweep-", dir=".", delete=False) as f:
         yaml.safe_dump(extra, f)

@@ -47,6 +47,31 @@ def _no_blanks(table: pd.DataFrame, path: Path, columns) -> None:
             raise PackagingError(f"{path}: empty {column} on line(s) {_some(lines)}; every row needs one")
 
 
+def renamed_columns(table: pd.DataFrame, path: Path, coords: dict | None, reads=None) -> pd.DataFrame:
+    """A CSV's columns renamed to brainpipe's names (``coords``: brainpipe name -> your column name); mappings for
+    columns this file does not have are for the other files. A column named by several brainpipe names (one column
+    that is both the id and the image: ``stimulus_id=file,filename=file``) is copied to each of those names this
+    file reads (``reads``; all of them when None)."""
+    names_of = {}
+    for ours, theirs in (coords or {}).items():
+        names_of.setdefault(theirs, []).append(ours)
+    for theirs, names in names_of.items():
+        if theirs not in table.columns:
+            continue
+        if len(names) > 1 and reads is not None:
+            names = [name for name in names if name in reads] or names[:1]
+        for ours in names:
+            if ours != theirs and ours in table.columns:
+                raise PackagingError(f"{path}: has both {ours!r} and {theirs!r} (mapped to {ours!r} by --coords); "
+                                     "drop one")
+        position = list(table.columns).index(theirs)
+        values = table[theirs]
+        table = table.rename(columns={theirs: names[0]})
+        for offset, ours in enumerate(names[1:]):  # (coords' keys: no name twice)
+            table.insert(position + 1 + offset, ours, values)
+    return table
+
+
 def _line_numbers(mask) -> list:
     return [index + 2 for index in np.flatnonzero(np.asarray(mask))]
 

@@ -12,7 +12,8 @@ and the responses in one of three layouts:
   (``neuroid_id``, ``region``, any other neuroid metadata) in the array's neuroid order; or, as labs export trials,
   an array trials × neuroids with a trials table (``stimulus_id`` [, ``repetition``] per row, in the array's order).
 
-``coords`` maps Brain-Score's names to yours in every input: the NetCDF's coordinates and dims and the CSVs' columns.
+``coords`` maps Brain-Score's names to yours in every input: the NetCDF's coordinates and dims and the CSVs' columns;
+one column may serve two names (``stimulus_id=file,filename=file``: the image's file name is its id).
 The humans' choices (a CSV of trial rows) become a BehavioralAssembly and an entry of their own
 (:mod:`brainpipe.pipeline.behaviour_packaging`).
 
@@ -24,7 +25,8 @@ images under their ``filename``; the assembly the responses as (presentation, ne
 copied into the assembly: loading merges it from the CSV by ``stimulus_id``.
 
 Everything is checked before anything is written, the files are written into a hidden folder inside the output
-folder and moved into place only when all three exist and read back, so a failure leaves the output folder as it was.
+folder and moved into place only when all three exist and read back, so a failure leaves the output folder as it was
+(and removes it again when it did not exist before).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from brainpipe.data.fetch import load_assembly, sha1_of
 
 from .package_tables import (PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some,  # noqa: F401
                              _unknown_stimuli)
+from .package_tables import renamed_columns as _renamed_columns
 
 #: File suffixes taken to be images when looking for images that no CSV row names.
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp"}
@@ -97,18 +100,6 @@ class Package:
 
 # ---- stimuli ----
 
-def _renamed_columns(table: pd.DataFrame, path: Path, coords: dict | None) -> pd.DataFrame:
-    """A CSV's columns renamed to brainpipe's names (``coords``: brainpipe name -> your column name); mappings
-    for columns this file does not have are for the other files."""
-    for ours, theirs in (coords or {}).items():
-        if theirs in table.columns and theirs != ours:
-            if ours in table.columns:
-                raise PackagingError(f"{path}: has both {ours!r} and {theirs!r} (mapped to {ours!r} by --coords); "
-                                     "drop one")
-            table = table.rename(columns={theirs: ours})
-    return table
-
-
 def read_stimuli(csv_path, images, coords=None) -> pd.DataFrame:
     """The stimulus table, checked against the image folder: stimulus_id, filename (POSIX, relative), metadata.
 
@@ -119,7 +110,8 @@ def read_stimuli(csv_path, images, coords=None) -> pd.DataFrame:
     csv_path, images = Path(csv_path), Path(images)
     if not images.is_dir():
         raise PackagingError(f"{images}: no such folder (the image folder, --images)")
-    table = _renamed_columns(_read_csv(csv_path, "stimulus CSV, --stimuli"), csv_path, coords)
+    table = _renamed_columns(_read_csv(csv_path, "stimulus CSV, --stimuli"), csv_path, coords,
+                             ("stimulus_id", "filename", "image_id"))
     for column in ("stimulus_id", "filename"):  # ids are text, whatever the column was called in the file
         if column in table.columns:
             table[column] = table[column].astype(str).where(table[column].notna())
@@ -488,7 +480,7 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
     from brainpipe.benchmarks.declared import declared_family
     from brainpipe.benchmarks.declared_behaviour import declared_behaviour_family
 
-    from .behaviour_packaging import behaviour_entry, read_choices
+    from .behaviour_packaging import behaviour_entry, checked_labels, read_choices
 
     if not re.fullmatch(r"[A-Za-z0-9]+", name or ""):
         raise PackagingError(f"--name {name!r}: letters and digits only, e.g. MyExperiment2024 (it becomes "
@@ -520,14 +512,17 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
         summary.append(neural_summary)
     if choices is not None:
         human, task = read_choices(choices, table, coords, task)
+        if task == "label":  # the label set the run will hold the choices to, checked now
+            labels, _ = checked_labels(labels, human, choices)
         files["behaviour"] = out / f"assy_{behaviour_name}.nc"
         human.name = behaviour_name
         human.attrs["stimulus_set_identifier"] = name
         summary.append(f"{human.sizes['presentation']} human trials ({task} task, "
                        f"{len(set(human['subject'].values))} subjects)")
 
-    out.mkdir(parents=True, exist_ok=True)
+    created = _make_folder(out)
     staging = Path(tempfile.mkdtemp(prefix=f".package-{name}~", suffix=".tmp", dir=out))
+    written = False
     try:
         staged = {key: staging / path.name for key, path in files.items()}
         table.to_csv(staged["stimuli_csv"], index=False)
@@ -561,10 +556,29 @@ def package(name, images, stimuli, responses, out, visual_degrees, neuroids=None
             # rerun its fetch and everything after it (activations, Grams, scores)
             if not (files[key].is_file() and sha1_of(files[key]) == sha1s[key]):
                 os.replace(path, files[key])
+        written = True
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if not written:  # a failed package leaves no folder it made behind
+            remove_made_folders(created)
     return Package(name, files, sha1s, entries, f"Packaged {name}: {len(table)} stimuli, " + "; ".join(summary),
                    notes)
+
+
+def _make_folder(folder: Path) -> list:
+    """Create ``folder`` (and missing parents); the folders made, innermost first."""
+    made = [path for path in (folder, *folder.parents) if not path.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    return made
+
+
+def remove_made_folders(made) -> None:
+    """Remove the folders :func:`_make_folder` made, innermost first, each only if still empty."""
+    for path in made:
+        try:
+            path.rmdir()
+        except OSError:
+            return  # not empty (something else wrote there) or already gone: keep it and what holds it
 
 
 _CHOICE_NAMES = ("subject", "choice", "truth", "condition", "distractor", "image_1", "image_2", "image_3", "filename")

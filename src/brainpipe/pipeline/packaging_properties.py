@@ -23,7 +23,7 @@ import yaml
 
 from brainpipe.data.fetch import sha1_of
 
-from .packaging import Package, PackagingError, read_stimuli, write_zip
+from .packaging import Package, PackagingError, _make_folder, read_stimuli, remove_made_folders, write_zip
 
 #: the stimulus columns each built-in property set reads (brainpipe.properties.stimulus_grid)
 SET_COLUMNS = {"ringach2002": ("spatial_frequency", "orientation", "phase"),
@@ -125,10 +125,11 @@ def package_properties(name, images, stimuli, properties, bins, out, visual_degr
                                  "neuronal_property": columns},
                          attrs={f"{p}_bins": e for p, e in edges.items() if p in columns})
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    created = _make_folder(out)
     files = {"stimuli_csv": out / "stimuli.csv", "stimuli_zip": out / "stimuli.zip",
              "properties": out / "properties.nc"}
     staging = Path(tempfile.mkdtemp(prefix=".package-", dir=out))
+    written = False
     try:
         staged = {key: staging / path.name for key, path in files.items()}
         table.assign(degrees=float(visual_degrees)).to_csv(staged["stimuli_csv"], index=False)
@@ -149,8 +150,11 @@ def package_properties(name, images, stimuli, properties, bins, out, visual_degr
         for key, path in staged.items():
             if not (files[key].is_file() and sha1_of(files[key]) == sha1s[key]):
                 shutil.move(str(path), files[key])
+        written = True
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if not written:  # a failed package leaves no folder it made behind
+            remove_made_folders(created)
     package = PropertiesPackage(name, files, sha1s, {name: entry},
                       f"Packaged {name}: {len(table)} stimuli, {len(ids)} neurons × {len(columns)} properties")
     return package

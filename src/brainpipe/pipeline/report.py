@@ -6,7 +6,6 @@ Pure functions of the score JSONs (no Snakemake), so they can be tested alone; `
 """
 
 import functools
-import html
 import math
 
 import numpy as np
@@ -32,7 +31,8 @@ BEHAVIOUR_ROOTS = (BEHAVIOUR_PARENT, "behavior_vision")
 ENGINEERING_METRICS = ("accuracy", "shape_bias", "shape_match")
 #: parents whose benchmarks read no brain or human data whatever their metric: Islam2021's factor dimensionality of
 #: the model's own layers (brain-score/vision benchmarks/islam2021), shown beside the engineering benchmarks
-ENGINEERING_PARENTS = ("Islam2021",)
+#: ('engineering': Brain-Score's own engineering parent, e.g. Igustibagus2024.IT_readout-accuracy, a decoder's accuracy)
+ENGINEERING_PARENTS = ("Islam2021", "engineering")
 #: the metric of the properties benchmarks' score JSONs (brainpipe.properties.stages.property_score)
 PROPERTIES_METRICS = ("ks_similarity",)
 #: behavioural metrics whose score JSON carries a ``per_condition`` table (brainpipe.behaviour.stages.per_condition)
@@ -45,10 +45,12 @@ THRESHOLD_METRICS = ("threshold", "threshold_elevation")
 TABLE_METRICS = ("accuracy_distance", "accuracy_delta")
 
 
-def parents_of(headlines, benchmarks):
-    """parent -> its benchmarks, in first-appearance order: the score JSON's ``parent`` (Brain-Score's
-    leaderboard parent: V1, V2, V4, IT, behavior, ...), else the identifier's region."""
+def parents_of(headlines, benchmarks, facts=None):
+    """parent -> its benchmarks, in first-appearance order: the definition's parent (``facts``, see
+    :func:`facts_of`; Brain-Score's leaderboard parent: V1, V2, V4, IT, behavior, ...), else the score JSON's
+    ``parent``, else the identifier's region."""
     parent = {h["benchmark"]: h.get("parent") for h in headlines if h.get("parent")}
+    parent.update({b: f["parent"] for b, f in (facts or {}).items() if f and f.get("parent")})
     groups = {}
     for b in benchmarks:
         groups.setdefault(parent.get(b) or (identifier_parts(b)[1] if readable_identifier(b) else b), []).append(b)
@@ -124,7 +126,36 @@ def _nest_region_subparents(neural):
     return nested
 
 
-def aggregation(headlines, benchmarks, simulated=()):
+def benchmark_facts(benchmark):
+    """What the report needs to know of a benchmark's definition (a Benchmark object of the grid's registry: the
+    workflow passes these, since a declared or plugin family is known only to the config's registry): ``kind``
+    (Benchmark.kind: 'behaviour' is behavioural, every other kind neural), its metric (a behaviour's own metric,
+    e.g. 'accuracy'), parent, region, data set and stimulus set. Plain values (a rule parameter)."""
+    behaviour = benchmark.behaviour
+    family = benchmark.family
+    return {"kind": benchmark.kind, "metric": behaviour.metric if behaviour is not None else benchmark.metric,
+            "parent": benchmark.parent, "region": benchmark.region, "family": benchmark.family_name,
+            "dataset": family.dataset, "stimulus_set": family.stimulus_set, "source": family.source,
+            "split": benchmark.split, "version": benchmark.version}
+
+
+def facts_of(benchmarks, facts=None):
+    """benchmark -> :func:`benchmark_facts`: from ``facts`` (the workflow's, for the config's registry), else from
+    the built-in definitions; None for an identifier neither knows (its kind is then read from its text)."""
+    facts = dict(facts or {})
+    known = {}
+    for b in benchmarks:
+        if b in facts:
+            known[b] = facts[b]
+            continue
+        try:
+            known[b] = benchmark_facts(bench.parse(b))
+        except (ValueError, KeyError):
+            known[b] = None
+    return known
+
+
+def aggregation(headlines, benchmarks, simulated=(), facts=None):
     """The leaderboard's aggregate columns, in order: column -> (children, counted in the average).
 
     Brain-Score's hierarchy: neural benchmarks -> their region (V1 ... IT); behavioural benchmarks -> their parent
@@ -132,17 +163,26 @@ def aggregation(headlines, benchmarks, simulated=()):
     ``behavior``, one top-level entry like a region; the ``average`` is the mean over the top-level entries.
     Benchmarks scored against the ground truth (``ENGINEERING_METRICS``: top-1 accuracy) get their parent's column
     but stay out of ``behavior`` and the average, as Brain-Score's engineering benchmarks. A child is a benchmark
-    id or another aggregate column. Benchmarks of :func:`left_out_of_means` are in no column."""
+    id or another aggregate column. Benchmarks of :func:`left_out_of_means` are in no column.
+
+    Neural or behavioural is the benchmark's definition (``facts``, see :func:`facts_of`), not a key of its score
+    JSON: neural score JSONs carry no ``metric``, and a neural benchmark Brain-Score names without a region
+    (Kar2019-ost, Cadena2017-pls) would otherwise land under behaviour."""
     left_out = left_out_of_means(headlines, benchmarks, simulated)
-    groups = parents_of(headlines, [b for b in benchmarks if b not in left_out])
+    known = facts_of(benchmarks, facts)
+    groups = parents_of(headlines, [b for b in benchmarks if b not in left_out], known)
     metric = {h["benchmark"]: h.get("metric") for h in headlines}
-    # properties benchmarks (Marques2020_*: '<family>-<measure>', no region) are neural: metric ks_similarity; so are
-    # neural benchmarks Brain-Score names without a region (Cadena2017-pls: a neural metric)
-    behavioural = {b for b in benchmarks if readable_identifier(b) and identifier_parts(b)[1] is None
-                   and metric.get(b) not in PROPERTIES_METRICS + NEURAL_METRICS}
+    metric.update({b: f["metric"] for b, f in known.items() if f})
+    # an identifier no definition knows: its text (no region: behaviour) and its JSON's metric decide, as before
+    behavioural = {b for b in benchmarks if (known[b]["kind"] == "behaviour" if known[b] else (
+        readable_identifier(b) and identifier_parts(b)[1] is None
+        and metric.get(b) not in PROPERTIES_METRICS + NEURAL_METRICS))}
     parent_of = {h["benchmark"]: h.get("parent") for h in headlines}
-    engineering = {b for b in behavioural if metric.get(b) in ENGINEERING_METRICS
+    parent_of.update({b: f["parent"] for b, f in known.items() if f})
+    # engineering whatever the kind where the parent says so (Islam2021's custom benchmarks read no brain data)
+    engineering = {b for b in benchmarks if (b in behavioural and metric.get(b) in ENGINEERING_METRICS)
                    or parent_of.get(b) in ENGINEERING_PARENTS}
+    behavioural |= engineering
     neural, sub, roots, engineered = {}, {}, [], {}
     for parent, members in groups.items():
         column = f"{parent}{PARENT_SUFFIX}"
@@ -179,6 +219,48 @@ def swept_benchmarks(config, model):
 
 def swept_models(config):
     return [model for model in config["models"] if swept_benchmarks(config, model)]
+
+
+#: at most this many benchmarks per per-fold or sweep figure (a 3 × 4 grid of panels, or 12 lines): a figure stays
+#: within about 2,200 × 2,100 pixels however large the grid (one figure of 291 panels was 2,520 × 48,936)
+FIGURE_BENCHMARKS = 12
+
+
+def benchmark_parents(benchmarks, loaded=()):
+    """benchmark -> its leaderboard parent: from ``loaded`` (the grid's Benchmark objects), else the built-in
+    definitions, else the identifier's region (or the identifier itself)."""
+    parents = {b.identifier: b.parent for b in loaded}
+    known = facts_of([b for b in benchmarks if b not in parents])
+    for b in benchmarks:
+        if b not in parents:
+            parents[b] = (known[b]["parent"] if known.get(b) else
+                          (identifier_parts(b)[1] if readable_identifier(b) else None) or b)
+    return {b: parents[b] for b in benchmarks}
+
+
+def figure_groups(benchmarks, parents, size=FIGURE_BENCHMARKS):
+    """figure name -> its benchmarks: one figure per parent (``parents``: :func:`benchmark_parents`), a parent with
+    more than ``size`` benchmarks split into '<parent>-1', '<parent>-2', ... of ``size`` each. Names are safe in
+    file names (characters other than letters, digits, '.', '_', '-' become '_')."""
+    import re
+
+    by_parent = {}
+    for b in benchmarks:
+        by_parent.setdefault(re.sub(r"[^A-Za-z0-9._-]", "_", str(parents[b])), []).append(b)
+    groups = {}
+    for parent, members in by_parent.items():
+        chunks = [members[i:i + size] for i in range(0, len(members), size)]
+        for k, chunk in enumerate(chunks, start=1):
+            groups[parent if len(chunks) == 1 else f"{parent}-{k}"] = chunk
+    return groups
+
+
+def folds_plot(group):
+    return f"results/plots/folds/{group}.png"
+
+
+def sweep_plot(model, group):
+    return f"results/plots/sweep/{model}/{group}.png"
 
 
 def condition_datasets(loaded):
@@ -235,12 +317,17 @@ def condition_inputs(datasets, models, dataset):
 
 
 def targets(config, loaded=()):
-    """Every file of the report: leaderboard, sweep tables and plots, per-fold plot, and with ``loaded`` (the
-    grid's Benchmark objects) one per-condition plot per data set scored per condition."""
-    files = ["results/leaderboard.csv", "results/leaderboard.html", "results/plots/folds.png"]
+    """Every file of the report: leaderboard, sweep tables, sweep and per-fold plots (one per parent,
+    :func:`figure_groups`), and with ``loaded`` (the grid's Benchmark objects, whose parents then decide the
+    figures) one per-condition plot per data set scored per condition."""
+    loaded = list(loaded)
+    parents = benchmark_parents(config["benchmarks"], loaded)
+    files = ["results/leaderboard.csv", "results/leaderboard.html"]
+    files += [folds_plot(group) for group in figure_groups(config["benchmarks"], parents)]
     for model in swept_models(config):
-        files += [f"results/{model}/{b}/sweep.tsv" for b in swept_benchmarks(config, model)]
-        files.append(f"results/plots/sweep_{model}.png")
+        swept = swept_benchmarks(config, model)
+        files += [f"results/{model}/{b}/sweep.tsv" for b in swept]
+        files += [sweep_plot(model, group) for group in figure_groups(swept, parents)]
     files += [condition_plot(dataset) for dataset in condition_datasets(loaded)]
     return files
 
@@ -251,13 +338,21 @@ SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "er
 MISSING = "missing"  # status of a grid cell without a score file (its job failed or did not run)
 
 
-def summary_table(headlines, missing=()):
+STALE = "stale"  # status of a score file computed with other settings or definitions than the current config's
+
+
+def summary_table(headlines, missing=(), stale=None):
     """The grid in one table (results/summary.tsv): one row per score (``split``: which part of the recordings it
-    was scored on, public / private / all), ``status`` 'scored'; then one row per
+    was scored on, public / private / all), ``status`` 'scored', or 'stale' for the (model, benchmark) keys of
+    ``stale`` (a file that no longer matches the config: its numbers are the old run's); then one row per
     (model, benchmark) of ``missing`` with status 'missing' and no numbers. ``parent``: the leaderboard group
-    (region, or 'behavior' / a behavioural parent), so behavioural rows read apart."""
-    rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent")},
-             "split": (h.get("data") or {}).get("split"), "status": "scored"} for h in headlines]
+    (region, or 'behavior' / a behavioural parent), so behavioural rows read apart. A time-resolved value (a list
+    per time bin) is its mean over bins."""
+    stale = stale or {}
+    rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "parent")},
+             **{k: scalar_or_nan(h.get(k)) for k in ("raw", "ceiling", "error")},
+             "split": (h.get("data") or {}).get("split"),
+             "status": STALE if (h["model"], h["benchmark"]) in stale else "scored"} for h in headlines]
     rows += [{"model": model, "benchmark": benchmark, "status": MISSING} for model, benchmark in missing]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
@@ -278,31 +373,99 @@ def existing_scores(paths):
     return found, missing
 
 
-def write_grid_tables(score_paths, ceiling_paths, models, benchmarks, summary_path, csv_path, html_path,
-                      simulated=()):
-    """results/summary.tsv and the leaderboard (CSV + HTML) from the score files that exist, naming the missing
-    ones (the workflow's ``onerror``: a run that partly failed, e.g. with --keep-going, must not leave the
-    previous run's tables behind). Returns the missing (model, benchmark) pairs."""
-    from pathlib import Path
+# --- stale scores: a file that does not match what the score rule would write now ------------------------------
 
-    from brainpipe.io import atomic_path, read_json
+def expected_headline(committed, model_spec, benchmark_info, data):
+    """The fields of a headline score JSON that the config and the benchmark's definition decide, as
+    brainpipe.pipeline.headline.headline writes them from the score rule's parameters (``committed``,
+    ``model_spec``, ``benchmark_info``, ``data``), in their JSON form (tuples as lists)."""
+    import json
 
-    headlines, missing = existing_scores(score_paths)
-    if not headlines:  # nothing scored yet: no table to rebuild (and no stale one can exist)
-        return missing
-    ceilings = {}
-    for path in map(Path, ceiling_paths):
-        if path.is_file():
-            ceiling = read_json(path)
-            ceilings[ceiling.get("benchmark", path.stem)] = ceiling
-    with atomic_path(summary_path) as temporary:
-        summary_table(headlines, missing).to_csv(temporary, sep="\t", index=False, float_format="%.4f")
-    table = leaderboard(headlines, ceilings, models=models, benchmarks=benchmarks, simulated=simulated)
-    with atomic_path(csv_path) as temporary:
-        write_leaderboard_csv(table, temporary)
-    with atomic_path(html_path) as temporary:
-        temporary.write_text(leaderboard_html(table, headlines, ceilings, missing=missing, simulated=simulated))
-    return missing
+    return json.loads(json.dumps({"layer": committed, "model_spec": model_spec, **benchmark_info, "data": data}))
+
+
+def stale_fields(score, expected, limit=4):
+    """Why a score JSON is stale: '<key path>: <in the file> in the file, <now> now' for each field of ``expected``
+    (:func:`expected_headline`) that differs (at most ``limit``, then '+N more'); empty when it matches. A file
+    written with pls_components 10 while the config now says 25 names ``data.settings.pls_components``."""
+    differences = []
+
+    def compare(path, have, want):
+        if isinstance(have, dict) and isinstance(want, dict):
+            for key in dict.fromkeys([*want, *have]):
+                compare(f"{path}.{key}" if path else key, have.get(key, _ABSENT), want.get(key, _ABSENT))
+        elif have != want:
+            differences.append(f"{path}: {_short(have)} in the file, {_short(want)} now")
+
+    # the data's settings first: the edit a user most often makes (pls_components, splits, ...)
+    order = sorted(expected, key=lambda key: key != "data")
+    compare("", {k: score.get(k, _ABSENT) for k in order}, {k: expected[k] for k in order})
+    if len(differences) > limit:
+        differences = differences[:limit] + [f"+{len(differences) - limit} more"]
+    return "; ".join(differences)
+
+
+class _Absent:
+    def __repr__(self):
+        return "(none)"
+
+
+_ABSENT = _Absent()
+
+
+def _short(value, width=60):
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def stale_scores(headlines, expected):
+    """(model, benchmark) -> why, for the score dicts whose fields differ from ``expected`` ((model, benchmark) ->
+    :func:`expected_headline`; a pair without an entry is not checked)."""
+    stale = {}
+    for h in headlines:
+        key = (h["model"], h["benchmark"])
+        if key in expected:
+            why = stale_fields(h, expected[key])
+            if why:
+                stale[key] = why
+    return stale
+
+
+def expected_scores(rules, models, benchmarks):
+    """(model, benchmark) -> :func:`expected_headline` of what the workflow would write now into
+    results/<model>/<benchmark>.json: the parameters of the rule that writes it (``rules``: the workflow's; the
+    score rule, or one a ruleorder puts before it, score_behaviour or score_ost) for those wildcards. A cell whose
+    parameters cannot be computed (its model or benchmark entry may be what failed) is left out: not checked."""
+    from types import SimpleNamespace
+
+    scoring = [rule for rule in rules if rule.name.startswith("score")]
+    expected = {}
+    for model in models:
+        for benchmark in benchmarks:
+            path = f"results/{model}/{benchmark}.json"
+            producers = sorted((rule for rule in scoring if rule.is_producer(path)), key=lambda r: r.name == "score")
+            if not producers:
+                continue
+            wildcards = SimpleNamespace(model=model, benchmark=benchmark)
+            try:
+                values = {name: (lambda v: v(wildcards) if callable(v) else v)(getattr(producers[0].params, name))
+                          for name in ("committed", "model_spec", "benchmark_info", "data")}
+            except Exception:  # noqa: BLE001 (whatever stopped the run may stop this too: the cell is not checked)
+                continue
+            expected[(model, benchmark)] = expected_headline(**values)
+    return expected
+
+
+def sweep_group(config, parents, model, group):
+    """The swept benchmarks of ``model``'s sweep figure ``group`` (:func:`figure_groups`)."""
+    return figure_group(figure_groups(swept_benchmarks(config, model), parents), group, f"sweep/{model}")
+
+
+def figure_group(groups, group, folder):
+    if group not in groups:
+        raise ValueError(f"results/plots/{folder}/{group}.png: no such figure; the grid's are "
+                         f"{sorted(groups) or 'none'}")
+    return groups[group]
 
 
 def sweep_table(layer_results, committed, order=()):
@@ -344,7 +507,7 @@ def read_sweep_table(path):
     return table
 
 
-def leaderboard(headlines, ceilings, models=None, benchmarks=None, simulated=()):
+def leaderboard(headlines, ceilings, models=None, benchmarks=None, simulated=(), facts=None):
     """Scores as a table: one row per model, one column per benchmark, one ``<parent> (mean)`` column per parent
     (mean over its children, see :func:`aggregation`) and an ``average`` column (mean over the top-level parents,
     as Brain-Score aggregates: benchmarks → parent (→ behavior) → average), rows ranked by it; a last row
@@ -353,16 +516,15 @@ def leaderboard(headlines, ceilings, models=None, benchmarks=None, simulated=())
     ``headlines``: headline score dicts (``model``, ``benchmark``, ``score``). ``ceilings``: benchmark -> ceiling
     dict (``ceiling``) or number. ``models``/``benchmarks`` fix which and (for benchmarks) in which order;
     default: as they appear in ``headlines``. ``simulated``: benchmarks on simulated data (see
-    :func:`left_out_of_means`).
+    :func:`left_out_of_means`). ``facts``: benchmark -> :func:`benchmark_facts` (see :func:`aggregation`).
     """
     models = list(models) if models is not None else list(dict.fromkeys(h["model"] for h in headlines))
     benchmarks = (list(benchmarks) if benchmarks is not None
                   else list(dict.fromkeys(h["benchmark"] for h in headlines)))
-    scores = pd.DataFrame(np.nan, index=pd.Index(models, name="model"), columns=benchmarks)
-    for h in headlines:
-        if h["model"] in scores.index and h["benchmark"] in scores.columns:
-            scores.loc[h["model"], h["benchmark"]] = number_or_nan(h.get("score"))
-    columns_of = aggregation(headlines, benchmarks, simulated)
+    cells = {(h["model"], h["benchmark"]): number_or_nan(h.get("score")) for h in headlines}
+    scores = pd.DataFrame([[cells.get((m, b), np.nan) for b in benchmarks] for m in models],
+                          index=pd.Index(models, name="model"), columns=benchmarks, dtype=float)
+    columns_of = aggregation(headlines, benchmarks, simulated, facts)
     parent_columns = list(columns_of)
     for column, (children, _) in columns_of.items():  # children come first: sub-parents before 'behavior'
         scores[column] = scores[children].mean(axis=1, skipna=False)
@@ -381,127 +543,6 @@ def write_leaderboard_csv(table, path):
     table.to_csv(path, index=True, float_format="%.4f")
 
 
-def leaderboard_html(table, headlines, ceilings, title="brainpipe leaderboard", missing=(), simulated=()):
-    """A self-contained HTML page of ``leaderboard(...)``: score ± error per cell (shaded by score), the layer
-    used and, for swept models, the best layer; the benchmark's best model in bold; ceilings with their error.
-    ``missing``: (model, benchmark) pairs without a score, named at the top of the page."""
-    by_cell = {(h["model"], h["benchmark"]): h for h in headlines}
-    benchmarks = [c for c in table.columns if c != AVERAGE_COLUMN and not c.endswith(PARENT_SUFFIX)]
-    parent_columns = [c for c in table.columns if c.endswith(PARENT_SUFFIX)]
-    columns_of = aggregation(headlines, benchmarks, simulated)
-    models = [m for m in table.index if m != CEILING_ROW]
-    best = {b: table.loc[models, b].idxmax() if table.loc[models, b].notna().any() else None for b in benchmarks}
-    e = html.escape
-    split = {h["benchmark"]: (h.get("data") or {}).get("split") for h in headlines}
-    left_out = left_out_of_means(headlines, benchmarks, simulated)
-
-    def header(b):
-        note = _metric_note(b) + (f", {split[b]} split" if split.get(b) not in (None, "all") else "")
-        if b in left_out:
-            note += f"; {left_out[b]}: not in the means"
-        return f"<th>{e(b)}<br><span class='metric'>{e(note)}</span></th>"
-
-    head = "".join(header(b) for b in benchmarks)
-    rows = []
-    for rank, model in enumerate(models, start=1):
-        cells = []
-        for b in benchmarks:
-            h = by_cell.get((model, b), {})
-            score = table.loc[model, b]
-            # a score JSON with "error": null (a single-shot metric) says "n/a", not nothing or "± 0"
-            text = _fmt(score) + _error_span(h.get("error"), missing="n/a" if h and h.get("error") is None else "")
-            detail = f"layer {e(str(h.get('layer', '?')))}"
-            top_layer = h.get("best_layer") or (best_layer(h["sweep"]) if h.get("sweep") else None)
-            if top_layer is not None:  # (no layer of a sweep has a score: nothing to name)
-                detail += f"<br>best of {len(h['sweep'])}: {e(top_layer)} ({_fmt(h['sweep'][top_layer])})"
-            tooltip = f"raw {_fmt(h.get('raw'))}, ceiling {_fmt(h.get('ceiling'))}" + (
-                f"; score = {h['formula']}" if h.get("formula") else "")
-            weight = " class='top'" if best[b] == model else ""
-            cells.append(f"<td style='background:{_shade(score)}' title='{e(tooltip)}'><span{weight}>{text}</span>"
-                         f"<div class='layer'>{detail}</div></td>")
-        average = table.loc[model, AVERAGE_COLUMN]
-        parent_cells = "".join(f"<td class='avg' style='background:{_shade(table.loc[model, c])}'>"
-                               f"{_fmt(table.loc[model, c])}</td>" for c in parent_columns)
-        rows.append(f"<tr><td class='rank'>{rank}</td><th class='model'>{e(str(model))}</th>"
-                    f"<td class='avg' style='background:{_shade(average)}'>{_fmt(average)}</td>{parent_cells}"
-                    f"{''.join(cells)}</tr>")
-    ceiling_cells = []
-    for b in benchmarks:
-        c = ceilings.get(b)
-        error = c.get("error") if isinstance(c, dict) else None
-        ceiling_cells.append(f"<td>{_fmt(table.loc[CEILING_ROW, b])}{_error_span(error)}</td>")
-    rows.append(f"<tr class='ceiling'><td></td><th class='model'>ceiling</th><td></td>"
-                f"{'<td></td>' * len(parent_columns)}{''.join(ceiling_cells)}</tr>")
-    def note(column):
-        children, counted = columns_of.get(column, ((), True))
-        nested = sum(child in columns_of for child in children)
-        text = f"{len(children) - nested} benchmark(s)" + (f" + {nested} parent(s)" if nested else "")
-        return text + ("" if counted else "; not in the average")
-
-    parent_head = "".join(f"<th>{e(c)}<br><span class='metric'>{e(note(c))}</span></th>" for c in parent_columns)
-    members = "; ".join(f"{e(c.removesuffix(PARENT_SUFFIX))}: {', '.join(map(e, children))}"
-                        + ("" if counted else " (not in the average)") for c, (children, counted) in columns_of.items())
-    cited = {}
-    for h in headlines:  # each benchmark's reference, once (score JSONs carry the family's bibtex)
-        if h.get("bibtex") and h["benchmark"] in benchmarks:
-            cited.setdefault(h["bibtex"], []).append(h["benchmark"])
-    references = "".join(f"<li><b>{e(', '.join(sorted(set(bs))))}</b><pre>{e(bib)}</pre></li>"
-                         for bib, bs in cited.items())
-    incomplete = ""
-    if missing:
-        cells = ", ".join(f"{e(model)} &times; {e(benchmark)}" for model, benchmark in missing)
-        incomplete = (f"<p class='missing'><b>Incomplete grid: {len(missing)} score(s) missing</b> (their jobs failed "
-                      f"or did not run; the Snakemake log names the failed jobs): {cells}. Their cells, and the means "
-                      f"that need them, are empty.</p>")
-    return _PAGE.format(title=e(title), head=parent_head + head, rows="\n".join(rows), n_models=len(models),
-                        incomplete=incomplete,
-                        n_benchmarks=len(benchmarks), members=members,
-                        references=f"<h2>References</h2><ul>{references}</ul>" if references else "")
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }}
-table {{ border-collapse: collapse; font-size: 14px; }}
-th, td {{ border: 1px solid #ccc; padding: 6px 10px; text-align: center; vertical-align: top; }}
-thead th {{ background: #f3f3f3; }}
-th.model {{ text-align: left; font-weight: 600; }}
-td.rank {{ color: #777; }}
-.metric {{ font-weight: normal; color: #666; font-size: 12px; }}
-.err {{ color: #555; font-size: 12px; }}
-.layer {{ color: #555; font-size: 11px; margin-top: 2px; }}
-.top {{ font-weight: 700; }}
-tr.ceiling td, tr.ceiling th {{ background: #fafafa; font-style: italic; border-top: 2px solid #888; }}
-p.note {{ max-width: 60em; font-size: 13px; color: #444; }}
-p.missing {{ max-width: 60em; padding: 8px 12px; background: #fff3cd; border: 1px solid #e0c060; }}
-</style></head>
-<body>
-<h1>{title}</h1>
-{incomplete}
-<p>{n_models} model(s) &times; {n_benchmarks} benchmark(s), ranked by the average over parents of each parent's mean
-score (as Brain-Score aggregates). Parents: {members}.</p>
-<table>
-<thead><tr><th>#</th><th>model</th><th>average</th>{head}</tr></thead>
-<tbody>
-{rows}
-</tbody></table>
-<p class="note">Each cell: the ceiled score of the model's committed layer (regression metrics: raw&sup2; / ceiling;
-representational: raw / ceiling; behavioural: the benchmark's normalisation of the model-vs-human metric; 1 = as
-good as the data's own reliability) &plusmn; the standard error of the raw score over cross-validation folds (a
-behavioural benchmark: the metric's own error, e.g. the spread over subjects or splits; n/a: a single-shot metric
-such as rdm or cka, which has no error estimate); bold = best model on that
-benchmark; cell shade = score. Below: the layer used (behaviour: the layer read out) and, for models with a
-per-layer sweep, the best-scoring layer. Hover a cell for the raw score, ceiling and formula. Behavioural
-benchmarks and their parents are averaged into <i>behavior</i>, one entry of the average like a brain region;
-benchmarks against the ground truth (top-1 accuracy) are shown but not averaged. The last row is each benchmark's
-ceiling (split-half internal consistency of the neural data, or the human data's agreement with itself)
-&plusmn; its error.</p>
-{references}
-</body></html>
-"""
-
-
 # --- helpers ---------------------------------------------------------------------------------------------------
 
 def number_or_nan(value):
@@ -513,23 +554,19 @@ def _sort_key(value):
 
 
 def _ceiling_value(ceiling):
+    """A ceiling JSON's number: a time-resolved benchmark's (a list per time bin) is the mean over its bins, as its
+    score JSON's ``ceiling`` (brainpipe.pipeline.scoring)."""
     if ceiling is None:
         return float("nan")
-    return number_or_nan(ceiling["ceiling"] if isinstance(ceiling, dict) else ceiling)
+    return scalar_or_nan(ceiling["ceiling"] if isinstance(ceiling, dict) else ceiling)
 
 
-def _fmt(value, digits=3):
-    if value is None or (isinstance(value, float) and not np.isfinite(value)):
-        return "–"
-    return f"{float(value):.{digits}f}"
-
-
-def _error_span(value, missing=""):
-    """' ± error' with two significant digits (a ceiling's error is often below 0.001); ``missing`` after '±' (or
-    nothing, when ``missing`` is empty) where there is none."""
-    if value is None or not np.isfinite(value):
-        return f" <span class='err'>± {missing}</span>" if missing else ""
-    return f" <span class='err'>± {float(value):.2g}</span>"
+def scalar_or_nan(value):
+    """One number of a JSON value: a list per time bin gives the mean of its finite bins; None gives NaN."""
+    if isinstance(value, (list, tuple)):
+        finite = [float(v) for v in value if v is not None and math.isfinite(float(v))]
+        return float(np.mean(finite)) if finite else float("nan")
+    return number_or_nan(value)
 
 
 def _shade(value):
@@ -573,12 +610,3 @@ def identifier_parts(identifier):
 
 def readable_identifier(identifier):
     return identifier in _verbatim() or bench.IDENTIFIER.match(identifier) is not None
-
-
-def _metric_note(identifier):
-    if not readable_identifier(identifier):
-        return ""
-    _, region, metric = identifier_parts(identifier)
-    return f"{region or 'behaviour'}, {metric}"
-
-

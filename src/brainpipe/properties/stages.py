@@ -146,8 +146,8 @@ def property_score(model_values, data_values, bins, ceiling: dict, seed: int = D
 
 def checked_property_data(data: xr.DataArray, where: str, needed=()) -> xr.DataArray:
     """A neural property table as fetched or packaged, checked: dims (neuroid, neuronal_property), a bins attribute
-    per property in ``needed``, no row that is NaN in every property (a neuron with no value is a broken row:
-    Brain-Score's data hold none). The array is returned with only what the stages read."""
+    per property in ``needed`` and not NaN for every neuron, no row that is NaN in every property (a neuron with no
+    value is a broken row: Brain-Score's data hold none). The array is returned with only what the stages read."""
     if set(data.dims) != {"neuroid", "neuronal_property"}:
         raise ValueError(f"{where}: a property table has dims (neuroid, neuronal_property), this one {list(data.dims)}")
     data = data.transpose("neuroid", "neuronal_property")
@@ -157,6 +157,10 @@ def checked_property_data(data: xr.DataArray, where: str, needed=()) -> xr.DataA
             raise ValueError(f"{where}: has no property {name!r}; it has {', '.join(names)}")
         if f"{name}_bins" not in data.attrs:
             raise ValueError(f"{where}: no bins for property {name!r} (attribute '{name}_bins')")
+        if np.isnan(data.values[:, names.index(name)].astype(np.float64)).all():
+            # no histogram to compare with: ks_similarity and the ceiling would be 0 or NaN, a score of nothing
+            raise ValueError(f"{where}: property {name!r} is NaN for every one of the {data.sizes['neuroid']} "
+                             f"neurons; a benchmark reads it (fill in its values, or remove the benchmark)")
     empty = np.flatnonzero(np.isnan(data.values.astype(np.float64)).all(axis=1))
     if len(empty):
         raise ValueError(f"{where}: {len(empty)} neuron row(s) are NaN in every property (rows {empty[:5].tolist()})")
