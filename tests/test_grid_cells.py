@@ -68,12 +68,13 @@ def _grid(tmp_path):
     tiny.update(models=["pixels", "recurrent_demo"], benchmarks=["SyntheticShapes.IT-pls", "SyntheticShapesBehaviour-i2n"])
     (tmp_path / "grid.yaml").write_text(yaml.safe_dump(tiny))
     env = {k: v for k, v in os.environ.items() if k != "SNAKEMAKE_PROFILE"}
-    return [SNAKEMAKE, "scores", "--cores", "2", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+    return [SNAKEMAKE, "--cores", "2", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
             "--configfile", str(ROOT / "config" / "config.yaml"), str(tmp_path / "grid.yaml")], env
 
 
 def test_the_plan_has_an_empty_cell_job_and_no_task_for_it(tmp_path):
     command, env = _grid(tmp_path)
+    command.insert(1, "scores")
     result = subprocess.run([*command, "-n"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]
@@ -85,7 +86,8 @@ def test_the_plan_has_an_empty_cell_job_and_no_task_for_it(tmp_path):
 @pytest.mark.slow
 def test_a_grid_with_cells_a_model_cannot_do_runs_to_the_end(tmp_path):
     """A temporal model and a static one on a behavioural and a neural benchmark: the temporal model's behavioural
-    cell is empty with its reason (no job for it), the three others are scored. Before, the plan stopped."""
+    cell is empty with its reason (no job for it), the three others are scored, and the summary, leaderboard and
+    figures are made with the empty cell in them. Before, the plan stopped."""
     command, env = _grid(tmp_path)
     result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
@@ -98,6 +100,12 @@ def test_a_grid_with_cells_a_model_cannot_do_runs_to_the_end(tmp_path):
                  "recurrent_demo/SyntheticShapes.IT-pls"):
         scored = json.loads((tmp_path / f"results/{cell}.json").read_text())
         assert isinstance(scored["score"], float) and "empty_cell" not in scored, cell
+    import pandas as pd
+
+    summary = pd.read_csv(tmp_path / "results/summary.tsv", sep="\t")
+    assert len(summary) == 4 and set(summary["status"]) == {"scored"}  # an empty cell is what its file says
+    page = (tmp_path / "results/leaderboard.html").read_text()
+    assert "behavioural tasks on temporal models are not wired yet" in page  # its reason, on the page
 
 
 def test_skip_benchmarks_leaves_cells_out_with_the_reason():
@@ -122,6 +130,7 @@ def test_skip_benchmarks_leaves_cells_out_with_the_reason():
 
 def test_skip_benchmarks_in_a_real_plan(tmp_path):
     command, env = _grid(tmp_path)
+    command.insert(1, "scores")
     with open(tmp_path / "grid.yaml", "a") as grid:
         grid.write("skip_benchmarks: {pixels: ['SyntheticShapes.*']}\n")
     result = subprocess.run([*command, "-n"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
@@ -130,3 +139,30 @@ def test_skip_benchmarks_in_a_real_plan(tmp_path):
     assert "rule empty_cell:\n    output: results/pixels/SyntheticShapes.IT-pls.json" in output
     assert output.count("rule empty_cell:") == 2  # and recurrent_demo's behavioural cell
     assert "results/pixels/SyntheticShapes.IT-pls/layers" not in output
+
+
+def test_a_benchmark_whose_supplied_file_is_missing_is_empty_for_every_model(tmp_path):
+    """ImageNet-top1 reads the user's zip of the ILSVRC2012 validation images (no server has it): without it, its
+    cells are empty with the reason and no job (fetch, ceiling, task) is planned for it; the rest of the grid is."""
+    from brainpipe.data import catalog as brainio_catalog
+
+    imagenet = REGISTRY.benchmark("ImageNet-top1")
+    catalog = brainio_catalog.load_catalog(None, registry=REGISTRY)
+    missing = grid_cells.supplied_files_missing(imagenet.family, catalog, {}, exists=lambda path: False)
+    assert missing == ["resources/imagenet2012_val.zip"]
+    assert grid_cells.supplied_files_missing(imagenet.family, catalog, {"imagenet2012_val.zip": "x.zip"},
+                                             exists=lambda path: False) == []
+    assert grid_cells.supplied_files_missing(imagenet.family, catalog, {}, exists=lambda path: True) == []
+    geirhos = REGISTRY.benchmark("Geirhos2021colour-top1").family  # downloaded: never "missing" at plan time
+    assert grid_cells.supplied_files_missing(geirhos, catalog, {}, exists=lambda path: False) == []
+    command, env = _grid(tmp_path)
+    with open(tmp_path / "grid.yaml", "a") as grid:
+        grid.write("benchmarks: [SyntheticShapes.IT-pls, ImageNet-top1]\n")
+    result = subprocess.run([*command, "-n"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    assert output.count("rule empty_cell:") == 2  # both models
+    assert "results/pixels/ImageNet-top1.json" in output and "results/recurrent_demo/ImageNet-top1.json" in output
+    assert "imagenet2012" not in output.replace("ImageNet-top1", "")  # no fetch, no task
+    assert "results/ceilings/ImageNet-top1.json" not in output
+    assert "results/ceilings/SyntheticShapes.IT-pls.json" in output

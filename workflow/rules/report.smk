@@ -37,7 +37,7 @@ rule sweep_table:
 rule leaderboard:
     input:
         scores=grid_scores(),
-        ceilings=expand("results/ceilings/{benchmark}.json", benchmark=config["benchmarks"]),
+        ceilings=grid_ceilings(),  # score.smk: a benchmark whose data you have not supplied has none
     output:
         csv=report("results/leaderboard.csv", caption="../report/leaderboard_csv.rst", category="Leaderboard",
                    labels={"file": "leaderboard.csv"}),
@@ -105,7 +105,7 @@ CONDITION_DATASETS = reporting.condition_datasets(get_benchmark(b) for b in conf
 # benchmarks whose figure computes model and human accuracy per condition from the task output and the human data
 CONDITION_TABLES = reporting.condition_tables_of(get_benchmark(b) for b in config["benchmarks"])
 # every file of the report (rule plots, and rule all in the Snakefile)
-REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["benchmarks"]])
+REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["benchmarks"]], EMPTY_CELLS)
 
 
 rule conditions_plot:
@@ -114,7 +114,8 @@ rule conditions_plot:
     accuracy per condition computed here from each task output and human data (inputs ``task``, ``human``; empty for
     the other figures, whose inputs are the score JSONs alone)."""
     input:
-        scores=lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset),
+        scores=lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset,
+                                                            EMPTY_CELLS),
         task=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "task"),
         human=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "human"),
     output:
@@ -147,8 +148,7 @@ onerror:
     try:
         from brainpipe.pipeline.leaderboard_page import write_grid_tables
 
-        _tables = write_grid_tables(grid_scores(), expand("results/ceilings/{benchmark}.json",
-                                                          benchmark=config["benchmarks"]),
+        _tables = write_grid_tables(grid_scores(), grid_ceilings(),
                                     config["models"], config["benchmarks"], "results/summary.tsv",
                                     "results/leaderboard.csv", "results/leaderboard.html",
                                     simulated=simulated_benchmarks(), expected=_expected, facts=GRID_FACTS)

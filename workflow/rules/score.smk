@@ -6,11 +6,22 @@ from brainpipe.pipeline import grid_cells
 # Cells of the grid a model cannot do (a model without logits on a label task, a temporal model on a behavioural
 # one) or that config skip_benchmarks leaves out: decided here, at plan time (pipeline/grid_cells.py); the
 # empty_cell rule is the only one for their files.
+# benchmarks whose data need a file the user supplies and has not (fetch.smk's CATALOG and LOCAL_FILES): every
+# model's cell is empty, and no ceiling job is planned for them
+UNAVAILABLE_BENCHMARKS = grid_cells.unavailable_benchmarks(config["benchmarks"], get_benchmark, CATALOG,
+                                                           brainio_catalog.local_paths(LOCAL_FILES))
 try:
     EMPTY_CELLS = grid_cells.empty_cells(config["models"], config["benchmarks"], get_model, get_benchmark,
-                                         is_temporal_model, grid_cells.skipped_benchmarks(config, REGISTRY))
+                                         is_temporal_model, grid_cells.skipped_benchmarks(config, REGISTRY),
+                                         UNAVAILABLE_BENCHMARKS)
 except ConfigError as error:
     raise WorkflowError(str(error)) from None
+
+
+def grid_ceilings():
+    """The ceiling file of each benchmark of the grid whose data are there (UNAVAILABLE_BENCHMARKS have none)."""
+    return expand("results/ceilings/{benchmark}.json",
+                  benchmark=[b for b in config["benchmarks"] if b not in UNAVAILABLE_BENCHMARKS])
 
 
 ruleorder: empty_cell > score_behaviour
@@ -100,9 +111,9 @@ rule activations_all:
 
 
 rule ceilings:
-    """Partial target: the ceiling of every benchmark in the grid."""
+    """Partial target: the ceiling of every benchmark in the grid (whose data are there)."""
     input:
-        expand("results/ceilings/{benchmark}.json", benchmark=config["benchmarks"]),
+        grid_ceilings(),
 
 
 rule scores:

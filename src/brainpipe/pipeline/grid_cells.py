@@ -1,7 +1,8 @@
 """The cells of a grid (model × benchmark) that a model cannot do, decided when the workflow is planned: such a
 cell is an empty cell (its score JSON says ``score: null`` with a one-line ``reason``; no job computes anything for
 it), and every other cell of the grid is computed. Only what a model *cannot* do is decided here: a model without
-ImageNet logits on a label task, a temporal model on a behavioural task, a model that commits no layer to a brain
+ImageNet logits on a label task, a temporal model on a behavioural task, a benchmark whose data need a file the
+user supplies and has not (ImageNet's validation images: every model's cell), a model that commits no layer to a brain
 region another model of the grid commits (or to V1, V2, V4 or IT; a temporal model often commits only IT). A config
 error (a typo, an unknown layer, a region no model commits) is still an error, and a job that fails at run time
 still fails loudly.
@@ -36,6 +37,43 @@ def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = Fal
     return None
 
 
+def supplied_files_missing(family, catalog, local_paths, exists=None) -> list[str]:
+    """The files a built-in ``family`` reads that no server has, which the user supplies (a catalog entry with a
+    path and no URL: ImageNet's validation images as a zip) and that are neither at that path nor under config
+    ``data.local_files`` (``local_paths``: name -> path); empty where all are there. A declared (your own) family's
+    missing file is not listed: it is an error in its entry, reported where the file is read."""
+    import os
+
+    exists = exists or os.path.exists
+    if not str(family.origin).startswith("built-in"):
+        return []
+    remotes = []
+    for name in sorted(family.stimulus_sets | {family.stimulus_set}):
+        if name in catalog.stimulus_sets:
+            entry = catalog.stimulus_set(name)
+            remotes += [entry.csv, entry.zip]
+    missing = []
+    for remote in remotes:
+        if remote.url is None and remote.path is not None and remote.name not in local_paths and not exists(remote.path):
+            missing.append(remote.path)
+    return missing
+
+
+def unavailable_benchmarks(benchmarks, benchmark_of, catalog, local_paths) -> dict[str, str]:
+    """identifier -> why, for each benchmark of the grid whose data need a file the user supplies and has not
+    (:func:`supplied_files_missing`): its cells are empty for every model, and it has no ceiling job."""
+    unavailable = {}
+    for identifier in benchmarks:
+        family = benchmark_of(identifier).family
+        missing = supplied_files_missing(family, catalog, local_paths)
+        if missing:
+            unavailable[identifier] = (f"{identifier} needs {', '.join(missing)}, a file you supply (no server has it; "
+                                       f"list it under data.local_files if it is elsewhere): {family.notes}"
+                                       if family.notes else f"{identifier} needs {', '.join(missing)}, a file you "
+                                       "supply (list it under data.local_files if it is elsewhere)")
+    return unavailable
+
+
 def skipped_benchmarks(config, registry) -> dict[str, set]:
     """Config ``skip_benchmarks`` (model → identifiers or selectors) as model → the identifiers it names; ConfigError
     naming the key for a model that is not in model_zoo or an entry that names no benchmark."""
@@ -58,15 +96,20 @@ def skipped_benchmarks(config, registry) -> dict[str, set]:
     return skipped
 
 
-def empty_cells(models, benchmarks, model_spec, benchmark_of, is_temporal, skipped=None) -> dict[str, str]:
-    """``"<model>/<benchmark>"`` → reason, for every cell of ``models`` × ``benchmarks`` that cannot be done or that
-    config ``skip_benchmarks`` leaves out (``skipped``: :func:`skipped_benchmarks`; ``model_spec(name)``,
+def empty_cells(models, benchmarks, model_spec, benchmark_of, is_temporal, skipped=None,
+                unavailable=None) -> dict[str, str]:
+    """``"<model>/<benchmark>"`` → reason, for every cell of ``models`` × ``benchmarks`` that cannot be done, whose
+    benchmark's data are not there (``unavailable``: :func:`unavailable_benchmarks`) or that config
+    ``skip_benchmarks`` leaves out (``skipped``: :func:`skipped_benchmarks`; ``model_spec(name)``,
     ``benchmark_of(identifier)`` and ``is_temporal(name)`` look the two up)."""
     cells = {}
-    skipped = skipped or {}
+    skipped, unavailable = skipped or {}, unavailable or {}
     for identifier in benchmarks:
         benchmark = benchmark_of(identifier)
         for name in models:
+            if identifier in unavailable:
+                cells[f"{name}/{identifier}"] = unavailable[identifier]
+                continue
             if identifier in skipped.get(name, ()):
                 cells[f"{name}/{identifier}"] = f"left out by config skip_benchmarks.{name}"
                 continue

@@ -298,28 +298,33 @@ def condition_tables_of(loaded):
     return {benchmark.identifier for benchmark in loaded if table_benchmark(benchmark)}
 
 
-def condition_table_pairs(datasets, tables, models, dataset):
+def condition_table_pairs(datasets, tables, models, dataset, empty=()):
     """(model, benchmark) of each per-condition table a figure computes, in the order of
-    :func:`condition_inputs` (``tables``: :func:`condition_tables_of`); empty for a figure of score JSONs only."""
-    return [(model, benchmark) for model in models for benchmark in datasets.get(dataset, ()) if benchmark in tables]
+    :func:`condition_inputs` (``tables``: :func:`condition_tables_of`); empty for a figure of score JSONs only.
+    ``empty``: the grid's empty cells (``"<model>/<benchmark>"``, pipeline/grid_cells.py), which have no task output."""
+    return [(model, benchmark) for model in models for benchmark in datasets.get(dataset, ())
+            if benchmark in tables and f"{model}/{benchmark}" not in empty]
 
 
 def condition_plot(dataset):
     return f"results/plots/conditions_{dataset}.png"
 
 
-def condition_inputs(datasets, models, dataset):
-    """The score JSONs a data set's per-condition plot reads (``datasets``: :func:`condition_datasets`)."""
+def condition_inputs(datasets, models, dataset, empty=()):
+    """The score JSONs a data set's per-condition plot reads (``datasets``: :func:`condition_datasets`), less the
+    grid's empty cells (``empty``: ``"<model>/<benchmark>"``), which have no conditions to draw."""
     if dataset not in datasets:
         raise ValueError(f"{condition_plot(dataset)}: no benchmark of the grid is scored per condition on data set "
                          f"{dataset!r} (those that are: {sorted(datasets) or 'none'})")
-    return [f"results/{model}/{benchmark}.json" for model in models for benchmark in datasets[dataset]]
+    return [f"results/{model}/{benchmark}.json" for model in models for benchmark in datasets[dataset]
+            if f"{model}/{benchmark}" not in empty]
 
 
-def targets(config, loaded=()):
+def targets(config, loaded=(), empty=()):
     """Every file of the report: leaderboard, sweep tables, sweep and per-fold plots (one per parent,
     :func:`figure_groups`), and with ``loaded`` (the grid's Benchmark objects, whose parents then decide the
-    figures) one per-condition plot per data set scored per condition."""
+    figures) one per-condition plot per data set scored per condition by some model (``empty``: the grid's empty
+    cells, ``"<model>/<benchmark>"``)."""
     loaded = list(loaded)
     parents = benchmark_parents(config["benchmarks"], loaded)
     files = ["results/leaderboard.csv", "results/leaderboard.html"]
@@ -328,7 +333,9 @@ def targets(config, loaded=()):
         swept = swept_benchmarks(config, model)
         files += [f"results/{model}/{b}/sweep.tsv" for b in swept]
         files += [sweep_plot(model, group) for group in figure_groups(swept, parents)]
-    files += [condition_plot(dataset) for dataset in condition_datasets(loaded)]
+    datasets = condition_datasets(loaded)
+    files += [condition_plot(dataset) for dataset in datasets
+              if condition_inputs(datasets, config["models"], dataset, empty)]
     return files
 
 
@@ -438,11 +445,15 @@ def expected_scores(rules, models, benchmarks):
     parameters cannot be computed (its model or benchmark entry may be what failed) is left out: not checked."""
     from types import SimpleNamespace
 
+    rules = list(rules)
     scoring = [rule for rule in rules if rule.name.startswith("score")]
+    empty = [rule for rule in rules if rule.name == "empty_cell"]  # pipeline/grid_cells.py: nothing to compare
     expected = {}
     for model in models:
         for benchmark in benchmarks:
             path = f"results/{model}/{benchmark}.json"
+            if any(rule.is_producer(path) for rule in empty):
+                continue
             producers = sorted((rule for rule in scoring if rule.is_producer(path)), key=lambda r: r.name == "score")
             if not producers:
                 continue
