@@ -15,8 +15,11 @@ here it is the vernier offset in arcsec (5 values). Images (64 px, grey) are not
 label and whose contrast grows with it (weaker with more flankers, drawn as lines), plus blocky noise, so a readout
 tells the larger labels apart more often and less so with flankers. Brain-Score labels microsaccade rows image-major
 while it computes them trial-major per batch of 64 (brainpipe.models.microsaccades), so a readout of any set smaller
-than a batch is fitted on shuffled labels: on these files (as on the real ones, where upstream's own test expects 0
-for alexnet) every fit fails and the raw scores are 0; the ceilings are the informative numbers. Fitting and test sets draw their own noise.
+than a batch is fitted on shuffled labels: on the small store (``write_store``'s defaults; as on the real files, where
+upstream's own test expects 0 for alexnet) every fit fails and the raw scores are 0, and the ceilings are the
+informative numbers. ``write_informative_store`` writes 64 images per offset (each batch of 64 one label, so the
+labels are right) at 128 px (placed at 343 px on an 8° screen, 342 had the 2.986667° been rounded to 2.99): its fits
+succeed. Fitting and test sets draw their own noise.
 """
 
 from __future__ import annotations
@@ -42,11 +45,13 @@ def object_key(name: str) -> str:
     return key(name)
 
 
-def _vernier(rng, label_index: int, flankers: int, noise: float) -> np.ndarray:
+def _vernier(rng, label_index: int, flankers: int, noise: float, gain: float | None = None) -> np.ndarray:
     """A grey picture with a square whose place says the label and whose contrast grows with it (the smallest
-    offsets barely visible), the condition's flankers as faint vertical lines, and blocky noise."""
+    offsets barely visible), the condition's flankers as faint vertical lines, and blocky noise. ``gain``: the
+    contrast of the largest offset, each offset a fifth of it more (default: 0, 37, 73, 110, 110)."""
     pixels = np.kron(rng.normal(128, noise, size=(SIZE // 8, SIZE // 8)), np.ones((8, 8)))
-    contrast = 110 * min(1.0, label_index / 3) / (1 + flankers / 16)
+    contrast = (110 * min(1.0, label_index / 3) if gain is None else gain * (label_index + 1) / len(OFFSETS)) / (
+        1 + flankers / 16)
     row, column = divmod(label_index, 3)
     pixels[8 + 24 * row:24 + 24 * row, 8 + 20 * column:24 + 20 * column] += contrast
     for k in range(flankers):
@@ -55,23 +60,27 @@ def _vernier(rng, label_index: int, flankers: int, noise: float) -> np.ndarray:
     return np.repeat(pixels.clip(0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
 
 
-def stimulus_set(name: str, seed: int, per_offset: int):
-    """(table, {file: png}) of one stimulus set; ``name`` e.g. 'short2', 'short2_fit', 'vernier_only'."""
+def stimulus_set(name: str, seed: int, per_offset: int, size: int = SIZE, noise: float = 8.0,
+                 gain: float | None = None):
+    """(table, {file: png}) of one stimulus set; ``name`` e.g. 'short2', 'short2_fit', 'vernier_only'; ``size``: a
+    multiple of 64 (the 64-px picture, each pixel repeated); ``noise``, ``gain``: :func:`_vernier`'s."""
     condition = name.removesuffix("_fit")
     rng = np.random.default_rng(seed)
     rows, pngs = [], {}
     for o, offset in enumerate(OFFSETS):
         for n in range(per_offset):
-            pixels = _vernier(rng, o, FLANKERS[condition], 8.0)
+            pixels = _vernier(rng, o, FLANKERS[condition], noise, gain)
+            if size != SIZE:
+                pixels = np.repeat(np.repeat(pixels, size // SIZE, axis=0), size // SIZE, axis=1)
             data = _png_bytes(pixels)
             stimulus_id = _sha1(data)
             pngs[f"{stimulus_id}.png"] = data
-            rows.append(dict(image_size_x_pix=SIZE, image_size_y_pix=SIZE, image_size_c=3,
+            rows.append(dict(image_size_x_pix=size, image_size_y_pix=size, image_size_c=3,
                              image_size_degrees=DEGREES, vernier_height_arcsec=1200.0,
                              vernier_offset_arcsec=offset, image_label=offset, flanker_height_arcsec=1200.0,
                              flanker_spacing_arcsec=120.0, line_width_arcsec=40.0, flanker_distance_arcsec=240.0,
-                             num_flankers=FLANKERS[condition], vernier_position_x_pix=SIZE // 2,
-                             vernier_position_y_pix=SIZE // 2, stimulus_id=stimulus_id,
+                             num_flankers=FLANKERS[condition], vernier_position_x_pix=size // 2,
+                             vernier_position_y_pix=size // 2, stimulus_id=stimulus_id,
                              filename=f"{stimulus_id}.png"))
     return pd.DataFrame(rows), pngs
 
@@ -94,7 +103,8 @@ def thresholds(condition: str, seed: int) -> xr.DataArray:
                         name=object_key(condition))
 
 
-def write_store(root, seed: int = 0, conditions=CONDITIONS, per_offset_test: int = 3, per_offset_fit: int = 4) -> dict:
+def write_store(root, seed: int = 0, conditions=CONDITIONS, per_offset_test: int = 3, per_offset_fit: int = 4,
+                size: int = SIZE, noise: float = 8.0, gain: float | None = None) -> dict:
     """Write every file of the given conditions and the baseline under ``root``; {object name: sha1}."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -107,9 +117,21 @@ def write_store(root, seed: int = 0, conditions=CONDITIONS, per_offset_test: int
         sets = [(condition, per_offset_test)] + ([(f"{condition}_fit", per_offset_fit)]
                                                  if condition != "vernier_only" else [])
         for s, (set_name, per_offset) in enumerate(sets):
-            table, images = stimulus_set(set_name, seed + 100 * c + s, per_offset)
+            table, images = stimulus_set(set_name, seed + 100 * c + s, per_offset, size, noise, gain)
             stem = f"stimulus_{object_key(set_name)}"
             table.to_csv(root / f"{stem}.csv", index=False)
             write_zip(images, root / f"{stem}.zip")
             written += [f"{stem}.csv", f"{stem}.zip"]
     return {name: _sha1((root / name).read_bytes()) for name in written}
+
+
+#: A store whose fits succeed on both sides (:func:`write_informative_store`): 64 images per offset, so that each
+#: batch of 64 holds one label and Brain-Score's image-major labels match its trial-major rows; 128-px images,
+#: whose size on an 8° screen tells 2.986667° (343 px) from 2.99° (342 px); noise and contrast such that the
+#: readout's accuracy grows with the offset (seeded alexnet: about .65 to .9 without flankers) and crosses 75 %.
+INFORMATIVE = dict(per_offset_test=64, per_offset_fit=64, size=128, noise=25.0, gain=60.0)
+
+
+def write_informative_store(root, condition: str = "short4", seed: int = 0) -> dict:
+    """One condition and the baseline, where the readouts are fitted on the right labels (:data:`INFORMATIVE`)."""
+    return write_store(root, seed=seed, conditions=(condition,), **INFORMATIVE)

@@ -133,7 +133,8 @@ def test_task_spec_names_what_the_task_depends_on_not_the_benchmark():
     error_consistency, top1 = (benchmarks.parse(f"Geirhos2021colour-{m}") for m in ("error_consistency", "top1"))
     assert task_spec(error_consistency) == task_spec(top1)
     assert task_spec(error_consistency)["choice_labels"][:2] == ("airplane", "bear")
-    assert task_spec(benchmarks.parse("Hebart2023-match")) == {"task": "odd_one_out", "similarity": "dot"}
+    assert task_spec(benchmarks.parse("Hebart2023-match")) == {"task": "odd_one_out", "similarity": "dot",
+                                                               "triplet_images": "by_row"}  # checked against rows
     assert task_spec(benchmarks.parse("Ferguson2024tilted_line-value_delta"))["labels"] == "oddball_parity"
 
 

@@ -6,6 +6,8 @@
 * End to end (slow): the fixture files (tests/malania_fixtures.py) served on 127.0.0.1, downloaded and scored by
   ``snakemake`` with the seeded alexnet; raw, ceiling and score equal Brain-Score 2.4.2's own on the same files and
   weights (tests/data/malania2007/brainscore.json, written by tests/reference/make_malania2007_reference.py).
+  On the small store every fit fails on both sides; the informative store (``write_informative_store``: 128-px
+  images, 64 per offset) has fits that succeed, and images that 2.99° would place at 342 px instead of 343.
 """
 
 import json
@@ -141,6 +143,76 @@ def test_equals_brainscore(scored, identifier):
     assert ours["ceiling"] == pytest.approx(ceiling, abs=1e-6)
     assert (ours["parent"], ours["version"], ours["metric"]) == ("Malania2007", 1,
                                                                  benchmarks.parse(identifier).behaviour.metric)
+
+
+@pytest.fixture(scope="module")
+def scored_informative(tmp_path_factory):
+    """Malania2007.short4-threshold_elevation on the informative store, its placed stimuli and its score."""
+    import behaviour_fixtures_families as ff
+    import malania_fixtures as mf
+    from brainio_fixtures import local_http_server
+    from test_real_data_workflow import snakemake, write_checksums, write_config
+
+    identifier = "Malania2007.short4-threshold_elevation"
+    folder = tmp_path_factory.mktemp("malania-informative")
+    sums = mf.write_informative_store(folder / "store")
+    weights = ff.write_torch_home(folder / "torch_home", "seeded")
+    work = folder / "work"
+    work.mkdir()
+    with local_http_server(folder / "store") as server:
+        config = write_config(folder, [identifier], dict(base_url=server.url,
+                                                         checksums_override=str(write_checksums(folder, sums))),
+                              weights_file=weights)
+        run = snakemake(work, config, [f"results/alexnet/{identifier}.json"], torch_home=folder / "torch_home")
+    assert run.returncode == 0, run.stderr[-5000:]
+    return {"work": work, "sums": sums, "identifier": identifier,
+            "score": json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())}
+
+
+@pytest.mark.slow
+def test_informative_fits_succeed_at_brainscores_pixel_size(scored_informative):
+    """The readouts find thresholds (no 'fit_fail'), on stimuli placed at Brain-Score's size for 2.986667°."""
+    from PIL import Image
+
+    work, score = scored_informative["work"], scored_informative["score"]
+    placed = sorted((work / "results" / "stimuli_on_screen").iterdir())
+    assert [p.name for p in placed] == ["Malania2007_short-4--target8.00--source2.986667",
+                                        "Malania2007_short-4_fit--target8.00--source2.986667",
+                                        "Malania2007_vernier-only--target8.00--source2.986667"]
+    size = int(np.round(8 / mal.VISUAL_DEGREES * 128))  # Brain-Score's ImageConverter.apply_ratio
+    assert size == 343
+    for folder in placed:
+        assert {Image.open(p).size for p in list(folder.rglob("*.png"))[:20]} == {(size, size)}
+    condition = score["per_condition"]["Malania2007_short-4"]
+    assert condition["model_threshold"] is not None and condition["model_baseline_threshold"] is not None
+    assert condition["model_elevation"] is not None and score["raw"] > 0 and score["score"] > 0
+
+
+@pytest.mark.slow
+def test_informative_equals_brainscore(scored_informative):
+    identifier = scored_informative["identifier"]
+    theirs = json.loads(REFERENCE.read_text())["informative"][identifier]
+    assert {name: scored_informative["sums"][name] for name in theirs["files"]} == theirs["files"]
+    ours = scored_informative["score"]
+    assert theirs["raw"] > 0  # Brain-Score's fits succeeded too: the comparison is informative
+    assert ours["ceiling"] == pytest.approx(theirs["ceiling"], abs=1e-12)
+    # each readout's proportion correct per offset and threshold (Brain-Score's: baseline, then the condition)
+    folder = scored_informative["work"] / "results" / "thresholds" / "alexnet"
+    readouts = [json.loads(next(folder.glob(f"*/Malania2007_short-4_fit--*/{test}--*.json")).read_text())
+                for test in ("Malania2007_vernier-only", "Malania2007_short-4")]
+    (base, condition), (their_base, their_condition) = readouts, theirs["thresholds"]
+    assert base["psychometric"] == {k: their_base[k] for k in ("x", "proportion_correct")}
+    assert base["threshold"] == pytest.approx(their_base["threshold"], rel=1e-6)
+    # the condition: one of its 3200 test decisions (64 images x 10 trials per offset) differs, a near-tie of the
+    # readout at 80 arcsec (.9234 vs .925): the threshold moves 34.565 vs 34.594 and the score by 1.2e-3
+    assert condition["psychometric"]["x"] == their_condition["x"]
+    per_offset = 64 * 10
+    differing = sum(round(abs(a - b) * per_offset) for a, b in
+                    zip(condition["psychometric"]["proportion_correct"], their_condition["proportion_correct"]))
+    assert differing <= 1
+    assert condition["threshold"] == pytest.approx(their_condition["threshold"], rel=1e-3)
+    for key in ("score", "raw"):
+        assert ours[key] == pytest.approx(theirs[key], abs=2e-3), key
 
 
 def test_threshold_plot_and_report_target(tmp_path):

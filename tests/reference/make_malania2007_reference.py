@@ -34,9 +34,29 @@ import brainscore_runs  # noqa: E402 (found through the path above)
 
 OUT = REPO / "tests" / "data" / "malania2007" / "brainscore.json"
 BENCHMARKS = ("Malania2007.vernieracuity-threshold", "Malania2007.short2-threshold_elevation")
+#: scored on malania_fixtures.write_informative_store (fits that succeed; stored under "informative"). Not the
+#: vernier acuity: upstream raises TypeError there as soon as one fit succeeds (see brainpipe.benchmarks.malania2007)
+INFORMATIVE = ("Malania2007.short4-threshold_elevation",)
 
 #: The reference-venv wrapper around the runner (tests/reference/brainscore_runs.py).
 SHIM = brainscore_runs.wrapper()
+
+#: For the informative store: each threshold Brain-Score's metric computes (baseline first, then the condition)
+#: and its psychometric points, printed as 'THRESHOLD <json>' (the runner itself reports only the score)
+THRESHOLDS = brainscore_runs.wrapper(prelude="""
+import json as _json
+from brainscore_vision.metrics.threshold import metric as _metric
+_compute = _metric.Threshold.compute_threshold
+def _reported(self, source, independent_variable):
+    threshold = _compute(self, source, independent_variable)
+    x, y = _metric.Threshold.aggregate_psychometric_fit_data(source[independent_variable].values,
+                                                             _metric.Threshold.convert_proba_to_correct(source))
+    print("THRESHOLD " + _json.dumps({"threshold": threshold if isinstance(threshold, str) else float(threshold),
+                                      "x": [float(v) for v in x], "proportion_correct": [float(v) for v in y]}),
+          flush=True)
+    return threshold
+_metric.Threshold.compute_threshold = _reported
+""")
 
 
 VERNIER_CEILING = """
@@ -64,18 +84,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
     parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
-    parser.add_argument("--only", nargs="*", help="identifiers (default: all of BENCHMARKS)")
+    parser.add_argument("--only", nargs="*", help="identifiers (default: all of BENCHMARKS and INFORMATIVE)")
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}}
     work = Path(tempfile.mkdtemp(prefix="bs-malania-"))
-    sums = mf.write_store(work / "store")
+    stores = {"benchmarks": (work / "store", mf.write_store(work / "store")),
+              "informative": (work / "informative", mf.write_informative_store(work / "informative"))}
     home = work / "torch_home"
     ff.write_torch_home(home, "seeded")
     env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1", TORCH_HOME=str(home),
                BRAINIO_HOME=str(work / "brainio"))
-    for identifier in args.only or BENCHMARKS:
+    for identifier in args.only or BENCHMARKS + INFORMATIVE:
+        section = "informative" if identifier in INFORMATIVE else "benchmarks"
+        store, sums = stores[section]
         out = work / f"{identifier}.json"
-        run = subprocess.run([args.bsref, "-c", SHIM, args.tool, "--fixtures", str(work / "store"), "--benchmark",
+        run = subprocess.run([args.bsref, "-c", THRESHOLDS if section == "informative" else SHIM, args.tool,
+                              "--fixtures", str(store), "--benchmark",
                               identifier, "--model", "alexnet", "--out", str(out)],
                              env=env, capture_output=True, text=True)
         if run.returncode:
@@ -83,14 +107,17 @@ def main():
         result = json.loads(out.read_text())
         served = {f["file"]: f["served_sha1"] for f in result["files"]}
         assert all(sums[name] == sha1 for name, sha1 in served.items()), "served files are not the fixture's"
-        stored["benchmarks"][identifier] = {**{k: result[k] for k in ("score", "raw", "ceiling", "error")},
-                                            "weights": "seeded", "files": served}
+        stored.setdefault(section, {})[identifier] = {**{k: result[k] for k in ("score", "raw", "ceiling", "error")},
+                                                      "weights": "seeded", "files": served}
+        if section == "informative":  # [baseline, condition]: ThresholdElevation computes them in this order
+            stored[section][identifier]["thresholds"] = [
+                json.loads(line.split(" ", 1)[1]) for line in run.stdout.splitlines() if line.startswith("THRESHOLD ")]
         if identifier.endswith("vernieracuity-threshold"):  # its mean score has no ceiling attribute: mean_ceiling
             run = subprocess.run([args.bsref, "-c", VERNIER_CEILING, str(work / "store")], env=env,
                                  capture_output=True, text=True, check=True)
             stored["benchmarks"][identifier]["mean_ceiling"] = json.loads(run.stdout.strip().splitlines()[-1])
         stored["versions"] = result["versions"]
-        print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
+        print(json.dumps({identifier: stored[section][identifier]}), flush=True)
     stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_malania2007_reference.py "
                          "--tool brainscore_reference.py (in /work/bsref/.venv: brainscore-vision 2.4.2)")
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,9 @@ from snakemake.utils import validate
 from brainpipe import benchmarks as bench
 from brainpipe.pipeline import fork_server, parse_cache
 from brainpipe.pipeline.benchmark_selectors import config_benchmarks
-from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
+from brainpipe.pipeline.declared_files import (DeclaredDataError, StaleSha1, check_declared_behaviour,
+                                              check_declared_sha1s)
+from brainpipe.pipeline.declared_regions import check_declared_regions
 from brainpipe.data import screen
 from brainpipe.neural.metrics import spantime_sample_space_bytes, uses_gram
 from brainpipe.models.model_sources import (keep_digests_in, model_definition, model_provenance, source_sha1,
@@ -55,10 +57,15 @@ onstart:
 
 REGISTRY = load_registry(config)  # every benchmark family: built-ins, config benchmark_zoo, benchmark_plugins
 try:  # a region no model commits (a typo) stops here, before any job, not as a missing file at the report
+    if workflow.is_main_process:  # first: a declared region its local recordings lack (a typo made everywhere)
+        check_declared_regions(config, REGISTRY, Path(".snakemake/brainpipe/declared_regions.json"))
     check_committed_regions(config, REGISTRY)
     if workflow.is_main_process:  # a declared file edited after its entry was written: its own sha1 key named
         check_declared_sha1s(config, Path(".snakemake/brainpipe/declared_sha1.json"))
-except (ConfigError, StaleSha1) as error:
+        # trials naming unknown stimuli, or answers outside the labels: refused now, not by a ceiling job that
+        # Snakemake has already emptied of its previous output
+        check_declared_behaviour(config, Path(".snakemake/brainpipe/declared_sha1.json"))
+except (ConfigError, StaleSha1, DeclaredDataError) as error:
     raise WorkflowError(str(error)) from None
 
 
@@ -187,6 +194,8 @@ def behaviour_task_inputs(wildcards):
     spec = task_spec(b)
     if b.behaviour.task == "odd_one_out" or spec.get("labels_from_truth"):  # triplets; Kato2026's label set
         inputs["human"] = f"results/assemblies/{b.family.dataset}/behaviour.nc"
+    if spec.get("triplet_images") == "by_row":  # Hebart2023: upstream picks the triplet images by row (checked)
+        inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     if spec.get("stimulus_columns"):  # a label task that copies test stimulus columns (Baker2022)
         inputs["test_stimuli"] = f"resources/stimuli/{b.family.stimulus_set}"
     if spec.get("base_stimulus_set"):  # Kato2026: the base images' logits and truth, the test set's order
@@ -263,7 +272,16 @@ def model_layers(model_name, stimulus_set):
     return sorted(set(layers))
 
 
+def grid_ceilings():
+    """The ceiling file of each benchmark of the grid whose data are there (score.smk's UNAVAILABLE_BENCHMARKS, whose
+    data need a file you supply and have not, have none)."""
+    return expand("results/ceilings/{benchmark}.json",
+                  benchmark=[b for b in config["benchmarks"] if b not in UNAVAILABLE_BENCHMARKS])
+
+
 def scored_layers(model_name, benchmark):
+    if f"{model_name}/{benchmark.identifier}" in EMPTY_CELLS:  # score.smk: an empty cell scores no layer
+        return []
     if benchmark.kind == "behaviour":
         return [behaviour_layer_of(model_name, benchmark)]
     spec = get_model(model_name)
@@ -290,7 +308,7 @@ def score_data(benchmark):
     family = benchmark.family
     return {"dataset": family.dataset, "split": benchmark.split, "stimulus_set": family.stimulus_set,
             **({"fitting_stimulus_set": family.fitting_stimulus_set} if family.fitting_stimulus_set else {}),
-            "visual_degrees": benchmark.visual_degrees, "settings": benchmark.settings,
+            "visual_degrees": benchmark.visual_degrees, "settings": benchmark.recorded_settings,
             "files": data_files(benchmark)}
 
 
@@ -343,7 +361,7 @@ def condition_table_files(datasets, tables, dataset, kind):
 
     from brainpipe.pipeline.report import condition_table_pairs
 
-    pairs = condition_table_pairs(datasets, tables, config["models"], dataset)
+    pairs = condition_table_pairs(datasets, tables, config["models"], dataset, EMPTY_CELLS)  # score.smk's
     if kind == "task":
         return [behaviour_output(model, get_benchmark(benchmark)) for model, benchmark in pairs]
     return [prepared(SimpleNamespace(benchmark=benchmark), "target") for _, benchmark in pairs]

@@ -9,12 +9,14 @@ rule place_on_screen:
         directory("results/stimuli_on_screen/{stimulus_set}--target{target}--source{source}"),
     params:
         code=library_code("data/screen", "data/stimuli"),
-        target=lambda wildcards: float(wildcards.target),
-        source=lambda wildcards: float(wildcards.source),
+        # the exact degrees: the folder name writes them with every digit they need (data/screen.py
+        # placed_identifier: 2.986667, not 2.99), and placement_degrees refuses a name it would not write
+        target=lambda wildcards: screen.placement_degrees(wildcards.target),
+        source=lambda wildcards: screen.placement_degrees(wildcards.source),
     wildcard_constraints:
         stimulus_set="[^/]+?",
-        target="[0-9]+\.[0-9]{2}",
-        source="[0-9]+\.[0-9]{2}",
+        target="[0-9]+\.[0-9]{2}[0-9]*",
+        source="[0-9]+\.[0-9]{2}[0-9]*",
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

@@ -18,11 +18,6 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 
 
-def grid_ceilings():
-    """The ceiling file of each benchmark of the grid whose data are there (UNAVAILABLE_BENCHMARKS have none)."""
-    return expand("results/ceilings/{benchmark}.json",
-                  benchmark=[b for b in config["benchmarks"] if b not in UNAVAILABLE_BENCHMARKS])
-
 
 ruleorder: empty_cell > score_behaviour
 ruleorder: empty_cell > score_ost

@@ -39,4 +39,5 @@ with logged(snakemake.log[0], "score_behaviour"):
     write_json(result, snakemake.output[0])
     print(f"{benchmark.behaviour.metric}: raw {fold['value']:.4f} on {fold['n_test']} human presentations")
     score = result["score"]
-    print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})")
+    print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})"
+          + (f": {result['reason']}" if score is None else ""))

@@ -35,12 +35,23 @@ def from_json(data: dict, value="value") -> Result:
     return Result(float(data[value]), float("nan") if error is None else float(error), values)
 
 
+#: ``Behaviour.ceiling`` of a benchmark whose Brain-Score score carries no ceiling (its benchmark's ``Score(1)`` is
+#: never applied: the score is the metric's value, e.g. brain-score/vision benchmarks/objectnet/benchmark.py)
+NO_CEILING = "none"
+
+
 def declared_ceiling(behaviour) -> Result | None:
-    """A ceiling the benchmark declares (a number, with the error its family publishes), or None where the metric
-    computes it on the human data (:func:`brainpipe.behaviour.stages.ceiling`)."""
+    """A ceiling the benchmark declares: a number, with the error its family publishes (``options``
+    ``ceiling_error``, Ferguson2024's) and NaN where it publishes none (Hebart2023's 0.6767 has no error upstream);
+    NaN for :data:`NO_CEILING`; None where the metric computes it on the human data
+    (:func:`brainpipe.behaviour.stages.ceiling`). NaN is written as null: the score JSON records only what
+    Brain-Score has."""
     if behaviour.ceiling == "computed":
         return None
-    return Result(float(behaviour.ceiling), float(dict(behaviour.options).get("ceiling_error", 0.0)))
+    if behaviour.ceiling == NO_CEILING:
+        return Result(float("nan"), float("nan"))
+    error = dict(behaviour.options).get("ceiling_error")
+    return Result(float(behaviour.ceiling), float("nan") if error is None else float(error))
 
 
 #: the ``method`` of a ceiling the benchmark declares
@@ -61,17 +72,24 @@ def aggregate(benchmark, folds, ceiling_json) -> dict:
     """The score JSON of a behavioural benchmark: one 'fold' (the whole comparison) ceiled as Brain-Score does."""
     behaviour = benchmark.behaviour
     (fold,) = folds
-    raw, ceil = from_json(fold), from_json(ceiling_json, "ceiling")
-    ceiled = normalise(raw, ceil, behaviour.normalisation, behaviour.clip,
-                       float(dict(behaviour.options).get("chance", 1 / 3)))
+    raw = from_json(fold)
     formulas = {"raw_over_ceiling": "raw / ceiling", "chance_corrected": "(raw - chance) / (ceiling - chance)",
                 "raw_over_sqrt_ceiling_per_split": "mean over splits of raw_k / sqrt(ceiling_k)",
                 "raw_over_ceiling_squared": "(raw / ceiling)^2"}
+    formula = formulas[behaviour.normalisation]
+    if behaviour.ceiling == NO_CEILING:  # Brain-Score's score is the metric's value: no ceiling, none recorded
+        ceil = Result(float("nan"), float("nan"))
+        ceiled, formula = Result(raw.score, raw.error), "raw (no ceiling)"
+        if behaviour.clip and np.isfinite(raw.score):
+            ceiled = Result(min(max(raw.score, 0.0), 1.0), raw.error)
+    else:
+        ceil = from_json(ceiling_json, "ceiling")
+        ceiled = normalise(raw, ceil, behaviour.normalisation, behaviour.clip,
+                           float(dict(behaviour.options).get("chance", 1 / 3)))
     finite = lambda x: None if x is None or not np.isfinite(x) else float(x)  # noqa: E731
-    return {"score": float(ceiled.score), "raw": float(raw.score), "ceiling": float(ceil.score),
+    return {"score": float(ceiled.score), "raw": float(raw.score), "ceiling": finite(ceil.score),
             "error": finite(ceiled.error), "ceiling_error": finite(ceil.error), "per_fold": [float(raw.score)],
-            "n_folds": 1, "formula": formulas[behaviour.normalisation] + (" clipped to [0, 1]" if behaviour.clip
-                                                                        else ""),
+            "n_folds": 1, "formula": formula + (" clipped to [0, 1]" if behaviour.clip else ""),
             "above_ceiling": bool(ceiled.score > 1), "metric": behaviour.metric, "task": behaviour.task,
             **({"details": fold["details"]} if fold.get("details") else {}),
             **({"per_condition": fold["per_condition"]} if fold.get("per_condition") else {})}

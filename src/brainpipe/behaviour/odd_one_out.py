@@ -38,6 +38,37 @@ def odd_one_out_match(choices: xr.DataArray, target: xr.DataArray) -> Result:
     return Result(float(values.sum() / len(values)), float("nan"), xr.DataArray(values, dims=("presentation",)))
 
 
+def check_row_positions(triplets, stimulus_ids, table_name: str, data_name: str | None = None) -> None:
+    """Brain-Score selects the triplet images by row position (brain-score/vision benchmarks/hebart2023/
+    benchmark.py ``stimulus_set.loc[triplets]`` on the CSV's RangeIndex), brainpipe by ``stimulus_id``: the two
+    agree only where row i of the stimulus set is image i. ValueError naming the stimulus set and the first
+    row the triplets use where that fails (Brain-Score would compare other images than brainpipe: on a table
+    whose row i is not image i it scores 0 where brainpipe would score the images the ids name).
+
+    ``triplets``: the image ids of the human data (any shape); ``stimulus_ids``: the stimulus set's column
+    ``stimulus_id`` in its row order; ``table_name``/``data_name``: the files, for the message."""
+    ids = as_text(stimulus_ids)
+    used = sorted(set(as_text(triplets).ravel()), key=lambda t: (len(t), t))
+    data = f" (triplets of {data_name})" if data_name else ""
+    for triplet_id in used:
+        if not (triplet_id.isascii() and triplet_id.isdigit()):
+            raise ValueError(f"{table_name}: triplet image {triplet_id!r}{data} is not a row number; Brain-Score "
+                             f"selects the triplet images by row position (stimulus_set.loc[triplets]), so the "
+                             f"ids must be the row numbers 0..{len(ids) - 1} of the stimulus set")
+    positions = sorted(int(t) for t in used)
+    beyond = [p for p in positions if p >= len(ids)]
+    if beyond:
+        raise ValueError(f"{table_name}: triplet image {beyond[0]}{data} is beyond the stimulus set's {len(ids)} "
+                         f"rows; Brain-Score selects the triplet images by row position (stimulus_set.loc[triplets])")
+    wrong = [p for p in positions if ids[p] != str(p)]
+    if wrong:
+        first = wrong[0]
+        raise ValueError(f"{table_name}: row {first} has stimulus_id {ids[first]!r}, not {str(first)!r}; Brain-Score "
+                         f"selects the triplet images by row position (stimulus_set.loc[triplets]) and brainpipe by "
+                         f"stimulus_id, which agree only where row i is image i ({len(wrong)} of the {len(positions)} "
+                         f"rows the triplets{data} use differ): sort the stimulus set by image number")
+
+
 def odd_one_out_ceiling(*_, **__) -> Result:
     """There is none to compute: one choice per triplet gives no split of the human data to compare. Upstream fixes
     the ceiling per data set from the paper; a benchmark declares it as a number."""

@@ -98,6 +98,8 @@ def task_spec(benchmark) -> dict:
             spec["stimulus_columns"] = list(options(behaviour)["stimulus_columns"])
     if behaviour.task == "odd_one_out":
         spec["similarity"] = options(behaviour).get("similarity", "dot")
+        if options(behaviour).get("triplet_images") == "by_row":  # Hebart2023: upstream picks the images by row
+            spec["triplet_images"] = "by_row"
     return spec
 
 
@@ -111,7 +113,9 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
     test stimulus set): value_delta reads ``image_number`` and ``block`` of each test stimulus from it. A label task
     with ``labels_from_truth`` takes its labels from ``human``'s truth; with ``base_stimulus_set`` it also labels
     ``base_features`` (the base images' logits; truth from ``base_table``) and masks the test choices by them
-    (brainpipe.behaviour.base_condition).
+    (brainpipe.behaviour.base_condition). odd_one_out with ``triplet_images`` 'by_row' (Hebart2023) checks in
+    ``test_table`` that row i is image i, as Brain-Score indexes it
+    (:func:`brainpipe.behaviour.odd_one_out.check_row_positions`).
     ``task``: a behavioural benchmark or its :func:`task_spec`."""
     from . import metrics, tasks  # noqa: F401
     spec = task if isinstance(task, dict) else task_spec(task)
@@ -169,6 +173,13 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
     if spec["task"] == "odd_one_out":
         triplets = np.stack([as_text(coord(human, f"image_{k}")) for k in (1, 2, 3)], axis=1)
         _check_triplets(triplets, features, human)
+        if spec.get("triplet_images") == "by_row":  # upstream's stimulus_set.loc[triplets]: row i must be image i
+            if test_table is None:
+                raise ValueError("the odd_one_out task needs the test stimulus set's table: Brain-Score selects the "
+                                 "triplet images by its row positions, which must be the ids brainpipe looks up")
+            from .odd_one_out import check_row_positions
+            check_row_positions(triplets, test_table["stimulus_id"].astype(str).to_numpy(object),
+                                _table_name(test_table), human.attrs.get("source"))
         return tasks.odd_one_out(features, triplets, spec.get("similarity", "dot"))
     raise ValueError(f"unknown task {spec['task']!r}")
 
@@ -318,7 +329,7 @@ def _value_delta(model: xr.DataArray, human: xr.DataArray, opts: dict) -> Result
     numbers = coord(model, "image_number")
     choices = metrics.model_choices(model, numbers, value_delta.oddball_labels(numbers, source_name(model)))
     model_integral, human_integral = metrics.integral(choices, lapse_rate), metrics.integral(human, lapse_rate)
-    result = metrics.value_delta(model_integral, human_integral, scale)
+    result = metrics.value_delta(model_integral, human_integral, scale, integral_digits=value_delta.INTEGRAL_DIGITS)
     result.attrs["details"] = {"model_integral": model_integral, "human_integral": human_integral,
                                "lapse_rate": lapse_rate, "scale": scale,
                                "model_trials": int(choices.sizes["presentation"]),

@@ -16,6 +16,7 @@ import xarray as xr
 from ._common import Result, check_no_missing, coord, levels, require_coords, source_name, where
 
 DISTRACTOR_NUMS = ("1.0", "5.0", "11.0")
+INTEGRAL_DIGITS = 4  # helpers.py calculate_integral: round(first_half + second_half, 4)
 # brain-score/vision benchmarks/ferguson2024/benchmark.py::process_model_choices
 DISTRACTOR_OF_IMAGE = {**{n: "1.0" for n in (0, 1, 6, 7, 12, 13, 18, 19)},
                        **{n: "5.0" for n in (2, 3, 8, 9, 14, 15, 20, 21)}}
@@ -34,9 +35,20 @@ def oddball_labels(image_number, name: str | None = None) -> np.ndarray:
     return np.where(numbers.astype(np.int64) % 2 == 0, "oddball", "same").astype(object)
 
 
-def value_delta(source_value: float, target_value: float, scale: float = 1.0) -> Result:
-    """clip(exp(−scale · |source − target|), 0, 1); no error estimate (NaN), as upstream."""
-    difference = float(np.abs(float(source_value) - float(target_value)))
+def value_delta(source_value: float, target_value: float, scale: float = 1.0, integral_digits: int | None = None
+                ) -> Result:
+    """clip(exp(−scale · |source − target|), 0, 1); no error estimate (NaN), as upstream.
+
+    ``integral_digits``: the values are integrals upstream rounded to this many decimals on sympy Floats
+    (:func:`integral`): the difference is then taken as upstream takes it, between those reduced-precision Floats
+    (sympy rounds it to their precision; float64 subtraction differs in about one case in five)."""
+    if integral_digits is not None and np.isfinite(source_value) and np.isfinite(target_value):
+        import sympy
+
+        source, target = (round(sympy.Float(float(v)), integral_digits) for v in (source_value, target_value))
+        difference = float(np.abs(source - target))  # = the float brainscore_round gave back: round is idempotent
+    else:
+        difference = float(np.abs(float(source_value) - float(target_value)))
     center = min(max(float(1 / np.exp(scale * difference)), 0.0), 1.0)
     return Result(center, float("nan"), attrs={"values": [float(source_value), float(target_value)]})
 
@@ -48,12 +60,30 @@ def lapse_corrected(accuracy: float, lapse_rate: float, n_way: int = 2) -> float
 
 def _line_integral(point_1, point_2) -> float:
     """∫ of the line through two points over [x1, x2], with the slope and intercept rounded to 10 decimals
-    first (upstream formats them with ``:.10f`` before handing the equation to sympy)."""
+    first (upstream formats them with ``:.10f`` before handing the equation to sympy).
+
+    In sympy's own order of operations, so that the float is the one upstream's ``sympy.integrate`` returns (its
+    Floats are 53-bit, as parsed from those 10-decimal strings): the antiderivative (m/2)·x² + c·x at x2 minus at
+    x1, each power taken first (tests/test_value_delta_rounding.py compares with sympy)."""
     (x1, y1), (x2, y2) = point_1, point_2
     m = (y2 - y1) / (x2 - x1)
     c = y1 - m * x1
     m, c = float(f"{m:.10f}"), float(f"{c:.10f}")
-    return m * (x2 ** 2 - x1 ** 2) / 2 + c * (x2 - x1)
+    half = m / 2
+    return (half * x2 ** 2 + c * x2) - (half * x1 ** 2 + c * x1)
+
+
+def brainscore_round(value: float, digits: int = 4) -> float:
+    """``round(value, digits)`` as upstream computes it: on the sympy Float ``integrate`` returns, whose
+    ``round`` gives a Float of reduced binary precision (``round(Float(2.1877...), 4)`` is
+    2.1876983642578125, not 2.1877). Upstream then compares those numbers, so the raw score differs in the 7th
+    decimal from one computed on Python's rounding (Ferguson2024juncture: 4e-7). Non-finite values pass through
+    (sympy's round of nan is nan)."""
+    if not np.isfinite(value):
+        return float(value)
+    import sympy  # a torch dependency; imported here, as only the value-delta integral needs it
+
+    return float(round(sympy.Float(float(value)), digits))
 
 
 def _block_means(correct, block, participant, distractors, lapse_rate, which):
@@ -74,7 +104,7 @@ def integral(assembly: xr.DataArray, lapse_rate: float) -> float:
 
     ``assembly``: trials along ``presentation`` with coords ``correct`` (0/1), ``block`` (first/second),
     ``participant_id``, ``distractor_nums`` ("1.0", "5.0", "11.0") and optionally ``trial_type`` (only
-    'normal' trials count). Rounded to 4 decimals, as upstream.
+    'normal' trials count). Rounded to 4 decimals as upstream rounds them (:func:`brainscore_round`).
     """
     name = source_name(assembly)
     require_coords(assembly, ["correct", "block", "participant_id", "distractor_nums"], "value-delta data", name)
@@ -96,7 +126,7 @@ def integral(assembly: xr.DataArray, lapse_rate: float) -> float:
         second = _block_means(correct, block, participant, distractors, lapse_rate, "second")
     low, mid, high = (second[level] - first[level] for level in DISTRACTOR_NUMS)
     total = _line_integral((1, low), (5, mid)) + _line_integral((5, mid), (11, high))
-    return round(total, 4)
+    return brainscore_round(total, INTEGRAL_DIGITS)  # upstream's round on sympy's number, not Python's on a float
 
 
 def model_choices(probabilities: xr.DataArray, image_number, image_label) -> xr.DataArray:
@@ -145,6 +175,7 @@ def value_delta_ceiling(assembly: xr.DataArray, lapse_rate: float, scale: float 
         shuffled = np.random.RandomState(i).permutation(n)  # = np.random.seed(i); np.random.permutation(n)
         one = assembly.isel(presentation=shuffled[: n // 2])
         two = assembly.isel(presentation=shuffled[n // 2:])
-        scores.append(value_delta(integral(one, lapse_rate), integral(two, lapse_rate), scale).score)
+        scores.append(value_delta(integral(one, lapse_rate), integral(two, lapse_rate), scale,
+                                  integral_digits=INTEGRAL_DIGITS).score)
     scores = np.array(scores)
     return Result(float(scores.mean()), float(scores.std()), xr.DataArray(scores, dims=("split",)))

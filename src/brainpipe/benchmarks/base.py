@@ -328,6 +328,21 @@ class Benchmark:
         return self.settings.get("visual_degrees", self.family.visual_degrees)
 
     @property
+    def recorded_settings(self) -> dict:
+        """The settings a score JSON records (``data.settings``): those its computation reads. A behavioural or
+        properties benchmark reads only its visual degrees (no folds, no regression); a neural one the fold
+        settings and its own regression's parameter (pls_components for PLS, ridge_alpha for ridge). A plugin's
+        are all kept (it may read any)."""
+        if self.kind in ("behaviour", "properties"):
+            return {"visual_degrees": self.visual_degrees}
+        if self.kind == "custom":
+            return dict(self.settings)
+        regression = self.metric.removesuffix("_split").removeprefix("spantime_").removeprefix("reverse_")
+        unused = {"pls": ("ridge_alpha",), "ridge": ("pls_components",)}.get(regression,
+                                                                          ("pls_components", "ridge_alpha"))
+        return {key: value for key, value in self.settings.items() if key not in unused}
+
+    @property
     def model_region(self):
         """The model region whose committed layer is scored (the recorded region unless the family maps it)."""
         return dict(self.family.model_regions).get(self.region, self.region)

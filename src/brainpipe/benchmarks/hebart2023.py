@@ -10,7 +10,8 @@ and brainscore_vision/data/hebart2023/__init__.py (object names, sha1s). Task: m
 behavior.py ``OddOneOut``.
 
 Upstream indexes the stimulus set by position (``stimulus_set.loc[triplets]``, assuming the row index equals the
-image number); brainpipe looks the triplet ids up by ``stimulus_id`` (= ``image_no``), the same where that holds.
+image number); brainpipe looks the triplet ids up by ``stimulus_id`` (= ``image_no``), the same where that holds,
+and the task refuses a stimulus set where it does not (option ``triplet_images`` 'by_row').
 """
 
 from .base import Behaviour, Family
@@ -43,6 +44,8 @@ FAMILIES = [
            behaviours=(Behaviour("match", task="odd_one_out", metric="odd_one_out_match",
                                  normalisation="chance_corrected", clip=True, ceiling=CEILING, number_of_trials=1,
                                  parent="behavior_vision", version=1,
-                                 options=(("similarity", "dot"), ("chance", CHANCE))),),
+                                 # upstream picks the triplet images by row position: checked against the ids
+                                 # (brainpipe.behaviour.odd_one_out.check_row_positions)
+                                 options=(("similarity", "dot"), ("chance", CHANCE), ("triplet_images", "by_row"))),),
            notes=f"{TRIPLETS} THINGS validation triplets (human odd one out) over {STIMULI} images", bibtex=BIBTEX, sources=SOURCES),
 ]

@@ -29,7 +29,9 @@ REFERENCE_RESNET50 = {"shape_bias": 0.21392405, "shape_match": 0.14083333}
 
 
 def _behaviour(name):
-    return Behaviour(name, task="label", metric=name, normalisation="raw_over_ceiling", clip=False, ceiling=1.0,
+    # ceiling "none": Brain-Score's Hermann2020 score is the metric's value and carries no ceiling (its score has no
+    # ceiling attribute; brain-score/vision .../benchmarks/hermann2020/benchmark.py), so none is recorded
+    return Behaviour(name, task="label", metric=name, normalisation="raw_over_ceiling", clip=False, ceiling="none",
                      visual_degrees=TOP1_DEGREES, number_of_trials=1, parent="Hermann2020", version=1,
                      choice_labels=GEIRHOS2021_LABELS)
 

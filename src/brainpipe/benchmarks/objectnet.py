@@ -31,8 +31,9 @@ FAMILIES = [Family(
     name="ObjectNet", dataset="ObjectNet", stimulus_set=STIMULUS_SET, regions=(), visual_degrees=TOP1_DEGREES,
     stratification=None,
     source="stimuli",  # the target is the stimulus set's synset column (rule stimulus_target)
+    # ceiling "none": Brain-Score's ObjectNet-top1 score is the accuracy and carries no ceiling attribute
     behaviours=(Behaviour("top1", task="label", metric="accuracy", normalisation="raw_over_ceiling", clip=False,
-                          ceiling=1.0, visual_degrees=TOP1_DEGREES, number_of_trials=10, parent="engineering",
+                          ceiling="none", visual_degrees=TOP1_DEGREES, number_of_trials=10, parent="engineering",
                           version=1, choice_labels="imagenet", options=(("truth_column", "synset"),)),),
     extract_per_stimulus_set=True,  # too many images to share one extraction job with other sets
     notes="17,261 ObjectNet images, 104 ImageNet synsets; ground truth, no human data", bibtex=BIBTEX,

@@ -16,9 +16,34 @@ from .stimuli import read_stimulus_set, write_stimulus_table
 GRAY = (128, 128, 128)  # PIL colour 'gray'
 
 
+def degrees_text(degrees) -> str:
+    """The degrees as a placed folder's name writes them: two decimals (Brain-Score's ``:.2f``) where that is the
+    exact value, else every digit the value needs (2.986667, not 2.99). A folder name is then never shared by two
+    different degrees, and :func:`placement_degrees` reads back the exact value the images were placed at."""
+    degrees = float(degrees)
+    two = f"{degrees:.2f}"
+    return two if float(two) == degrees else np.format_float_positional(degrees, unique=True, trim="-")
+
+
 def placed_identifier(stimulus_set, target_degrees, source_degrees):
-    """Brain-Score's id for a placed set: f"{id}--target{target:.2f}--source{source:.2f}"."""
-    return f"{stimulus_set}--target{target_degrees:.2f}--source{source_degrees:.2f}"
+    """The placed set's folder name: Brain-Score's id f"{id}--target{target:.2f}--source{source:.2f}" where both
+    degrees have at most two decimals, the exact degrees otherwise (:func:`degrees_text`). Brain-Score places at
+    the exact degrees whatever its id says (Malania2007's 2.986667° is 343 px for 128 at 8°, 2.99° would be 342)."""
+    return f"{stimulus_set}--target{degrees_text(target_degrees)}--source{degrees_text(source_degrees)}"
+
+
+def placement_degrees(text) -> float:
+    """The exact degrees a placed folder's name (its ``--target``/``--source`` part) stands for; ValueError for a
+    name brainpipe does not write (e.g. ``2.99`` for 2.986667°, or ``8.0``), which would place at other degrees."""
+    try:
+        degrees = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"visual degrees {text!r} in a placed folder's name: not a number") from None
+    if not degrees > 0 or degrees_text(degrees) != text:
+        raise ValueError(f"visual degrees {text!r} in a placed folder's name: brainpipe names these degrees "
+                         f"{degrees_text(degrees)!r} (placed_identifier); ask for the folder it plans "
+                         f"(results/stimuli_on_screen/<set>--target<model degrees>--source<benchmark degrees>)")
+    return degrees
 
 
 def apply_ratio(image: Image.Image, ratio: float) -> Image.Image:

@@ -79,12 +79,32 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
     capped = [f["pls_components_capped"] for f in folds if f.get("pls_components_capped")]
     if capped:  # the fewest components any fold fitted (folds differ only when their training sizes differ)
         result["pls_components_capped"] = min(capped, key=lambda c: c["used"])
+    if not np.isfinite(result["score"]):  # written as null: never without a word on why
+        result["reason"] = null_reason(folds, values, raw, ceiling_value, ceiling)
     if raw.ndim:  # temporal: keep the per-bin values; the headline is their mean
         result.update(score_per_time_bin=ceiled.tolist(), raw_per_time_bin=raw.tolist(),
                       ceiling_per_time_bin=ceiling_value.tolist(),
                       error_per_time_bin=[_finite(value) for value in error],
                       time_bin_start=folds[0].get("time_bin_start"), time_bin_end=folds[0].get("time_bin_end"))
     return result
+
+
+def null_reason(folds, values, raw, ceiling_value, ceiling) -> str:
+    """One line on why a layer's score is NaN (null in the JSON): the folds without a value (a fold's own
+    ``reason``, or every neuroid's Pearson r undefined), else the ceiling's."""
+    names = [int(f["fold"]) for f, v in zip(folds, values.reshape(len(folds), -1)) if not np.isfinite(v).any()]
+    if not np.all(np.isfinite(raw)):
+        own = next((f["reason"] for f in folds if f.get("reason")), None)
+        if own:
+            return own
+        where = f"fold {names[0]}" if len(names) == 1 else f"folds {', '.join(map(str, names))}"
+        if names and all("values" in f for f in folds if int(f["fold"]) in names):
+            return (f"raw is NaN: in {where} of {len(folds)} every neuroid's Pearson r is undefined (the predictions "
+                    f"or the recordings are constant over the test stimuli)")
+        return f"raw is NaN: {where} of {len(folds)} gave no value" if names else "raw is NaN"
+    if not np.all(np.isfinite(ceiling_value)):
+        return ceiling.get("reason") or "the ceiling is NaN (see the benchmark's ceiling file)"
+    return f"raw {float(np.mean(raw)):.4g} over ceiling {float(np.mean(ceiling_value)):.4g} gives no number"
 
 
 def _finite(value):
@@ -110,6 +130,10 @@ def aggregate_per_group(benchmark: Benchmark, folds, ceiling):
         raw[str(label)] = float(np.nanmedian(values[groups == label]))  # xarray's median skips NaN
         ceiled[str(label)] = raw[str(label)] ** 2 / float(ceiling["per_group"][str(label)])
     score = float(np.mean(list(ceiled.values())))
+    undefined = [label for label in raw if not np.isfinite(ceiled[label])]
+    reason = {"reason": "no score for " + ", ".join(
+        f"{label} (raw {raw[label]:.4g}, ceiling {float(ceiling['per_group'][label]):.4g})" for label in undefined)
+    } if undefined else {}
     return {
         "score": score,
         "raw": float(np.mean(list(raw.values()))),
@@ -122,4 +146,5 @@ def aggregate_per_group(benchmark: Benchmark, folds, ceiling):
         "per_group": {label: {"raw": raw[label], "ceiling": float(ceiling["per_group"][label]), "score": ceiled[label]}
                       for label in raw},
         "above_ceiling": bool(any(v > 1 for v in ceiled.values())),
+        **reason,
     }
