@@ -52,6 +52,11 @@ window.addEventListener("load", () => setTimeout(async () => {
   const beside = frame ? frame.getBoundingClientRect().width : 0;
   app.setView({hideNavbar: true});  // the menu's own "hide" button: the page then takes the report's full width
   await pause();
+  for (let i = 0; i < 30; i++) {  // the report re-lays itself out in steps: a loaded machine takes longer
+    const now = document.querySelector("#app iframe");
+    if (now && now.getBoundingClientRect().width >= 0.95 * window.innerWidth) break;
+    await pause();
+  }
   const alone = document.querySelector("#app iframe");
   document.body.setAttribute("data-walk", JSON.stringify({seen: seen, frame: frame ? frame.src : null,
     widths: {beside: beside, alone: alone ? alone.getBoundingClientRect().width : 0, window: window.innerWidth}}));
@@ -68,7 +73,7 @@ def open_in_chromium(report, scratch):
     done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                            "--disable-component-update", "--disable-sync", "--no-first-run",
                            f"--user-data-dir={scratch / 'profile'}", "--enable-logging=stderr", "--v=0",
-                           "--virtual-time-budget=30000", "--dump-dom", walked.as_uri()],
+                           "--virtual-time-budget=60000", "--dump-dom", walked.as_uri()],
                           capture_output=True, text=True, timeout=180)
     console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
     found = re.search(r'data-walk="([^"]*)"', done.stdout)
