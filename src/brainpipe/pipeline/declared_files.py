@@ -38,7 +38,7 @@ def check_declared_sha1s(config: dict, cache_path: str | os.PathLike | None = No
     """StaleSha1 for the first declared local file whose sha1 differs from its entry's; missing files are left to
     the fetch job, which names them."""
     cache_path = Path(cache_path) if cache_path else None
-    cache = _load_cache(cache_path)
+    cache = load_cache(cache_path)
     try:
         for name, entry in (config.get("benchmark_zoo") or {}).items():
             for location, declared, key in local_files(entry):
@@ -53,7 +53,7 @@ def check_declared_sha1s(config: dict, cache_path: str | os.PathLike | None = No
                         f"put the new sha1 there (`sha1sum {location}` prints it; running your `brainpipe package` "
                         "command again reprints the whole entry); otherwise restore the file you declared")
     finally:
-        _save_cache(cache_path, cache)
+        save_cache(cache_path, cache)
 
 
 class DeclaredDataError(ValueError):
@@ -64,15 +64,16 @@ class DeclaredDataError(ValueError):
 _NO_RESPONSE = "na"
 
 
-def _load_cache(cache_path):
-    """The cache of sha1s and verdicts: {} when absent or unreadable."""
+def load_cache(cache_path):
+    """A start-of-run check's JSON cache (sha1s, verdicts; declared_regions.py's regions too): {} when absent or
+    unreadable."""
     try:
         return json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
     except (OSError, ValueError):
         return {}  # a damaged cache is only a cache
 
 
-def _save_cache(cache_path, cache) -> None:
+def save_cache(cache_path, cache) -> None:
     """Write the cache atomically (another snakemake may start at the same time)."""
     if cache_path and cache:
         cache_path.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +95,7 @@ def check_declared_behaviour(config: dict, cache_path: str | os.PathLike | None 
     A verdict is cached by the two files' sha1s and the entry's task, labels and coords; remote files are left to
     the jobs."""
     cache_path = Path(cache_path) if cache_path else None
-    cache = _load_cache(cache_path)
+    cache = load_cache(cache_path)
     try:
         for name, entry in (config.get("benchmark_zoo") or {}).items():
             if not isinstance(entry, dict) or not isinstance(entry.get("behaviour"), dict):
@@ -111,7 +112,7 @@ def check_declared_behaviour(config: dict, cache_path: str | os.PathLike | None 
             if cache[key]:
                 raise DeclaredDataError(cache[key])
     finally:
-        _save_cache(cache_path, cache)
+        save_cache(cache_path, cache)
 
 
 def _behaviour_problem(name: str, entry: dict, nc: Path, csv: Path) -> str:

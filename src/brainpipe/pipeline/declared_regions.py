@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from brainpipe.pipeline.declared_files import load_cache, save_cache
 from brainpipe.pipeline.workflow_config import ConfigError, _nearest
 
 
@@ -24,7 +24,7 @@ def check_declared_regions(config: dict, registry, cache_path: str | os.PathLike
     """ConfigError naming ``benchmark_zoo.<name>.regions`` for the first region of a declared neural entry, scored
     in this run (a benchmark of ``config['benchmarks']``), that its local assembly file does not hold."""
     cache_path = Path(cache_path) if cache_path else None
-    cache = _load(cache_path)
+    cache = load_cache(cache_path)
     try:
         for name, entry in _scored_entries(config, registry):
             assembly = entry.get("assembly")
@@ -45,7 +45,7 @@ def check_declared_regions(config: dict, registry, cache_path: str | os.PathLike
                         f"{coordinate!r} coordinate holds {present}); {_nearest(region, present)}"
                         f"fix the entry's regions, and the region in the benchmark identifiers and the models' layers")
     finally:
-        _save(cache_path, cache)
+        save_cache(cache_path, cache)
 
 
 def _scored_entries(config, registry):
@@ -82,18 +82,3 @@ def _regions(path: Path, coordinate: str, cache: dict):
         present = None
     cache[key] = stamp + [present]
     return present
-
-
-def _load(cache_path):
-    try:
-        return json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
-    except (OSError, ValueError):
-        return {}  # a damaged cache is only a cache
-
-
-def _save(cache_path, cache) -> None:
-    if cache_path and cache:
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=cache_path.parent, delete=False, suffix=".tmp") as handle:
-            json.dump(cache, handle)
-        os.replace(handle.name, cache_path)
