@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from brainpipe.models import cornet_s
 from brainpipe.pipeline import workflow_config
 
@@ -20,6 +22,7 @@ def test_pretrained_cornet_s_names_its_build_without_weights():
     assert "IT.output" in layers or any(layer.startswith("IT") for layer in layers), layers[:20]
 
 
+@pytest.mark.slow  # a real workflow run (seconds to a minute on 2 cores): CI runs it (make test-slow)
 def test_dry_run_with_a_pretrained_code_model_downloads_nothing(tmp_path):
     cache = tmp_path / "weights"  # where cornet_s.pretrained would put its checkpoint
     (tmp_path / "grid.yaml").write_text("models: [cornet_s]\nbenchmarks: [SyntheticShapes.IT-pls]\n")

@@ -10,6 +10,8 @@ import time
 
 from test_fork_server import REPO, SNAKEMAKE, run_snakemake
 
+import pytest
+
 from brainpipe.pipeline import fork_server
 
 SNAKEFILE = """
@@ -50,6 +52,7 @@ def staging(folder):
     return sorted(p.name for p in folder.glob(".out.json~*"))
 
 
+@pytest.mark.slow  # a real workflow run (seconds to a minute on 2 cores): CI runs it (make test-slow)
 def test_a_killed_child_says_to_rerun_and_a_plain_rerun_recovers(tmp_path):
     (tmp_path / "Snakefile").write_text(SNAKEFILE.format(src=str(REPO / "src")))
     (tmp_path / "victim.py").write_text(VICTIM)

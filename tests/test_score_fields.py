@@ -68,6 +68,7 @@ def test_a_benchmark_without_a_ceiling_records_none():
     assert result["ceiling"] is None and result["ceiling_error"] is None and result["formula"] == "raw (no ceiling)"
 
 
+@pytest.mark.slow  # a real workflow run (seconds to a minute on 2 cores): CI runs it (make test-slow)
 def test_a_behavioural_score_file_lists_no_neural_settings(tmp_path):
     """The real workflow's score file for the behavioural demo."""
     work = with_config(tmp_path / "work")

@@ -54,6 +54,7 @@ def test_a_name_brainpipe_does_not_write_is_refused(text):
         placement_degrees(text)
 
 
+@pytest.mark.slow  # a real workflow run (seconds to a minute on 2 cores): CI runs it (make test-slow)
 def test_the_rule_places_at_the_exact_degrees(tmp_path):
     """A real Snakemake run: a benchmark shown at 2.986667° and a model at 7.123° (its own degrees): the planned
     folders carry the exact degrees and the images are Brain-Score's sizes (SyntheticShapes at 128 px: 343 px at
