@@ -1,11 +1,15 @@
-"""Fixtures shared by the data-fetch tests: Brain-Score-format files served from a loopback HTTP server."""
+"""Fixtures shared by several test files: Brain-Score-format files served from a loopback HTTP server (the data-fetch
+tests), tmpfs disks, a demo stimulus folder, and a working directory with the tiny grid (repo_config)."""
 
 import contextlib
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import brainio_fixtures as fixtures
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +66,17 @@ def demo_stimuli(tmp_path_factory):
         image.save(folder / filename)
     write_stimulus_table(table, folder)
     return folder
+
+
+@pytest.fixture
+def repo_config(tmp_path, monkeypatch):
+    """A working directory whose config/config.yaml is the repository's with the tiny grid merged in (the API tests,
+    the null-score workflow test)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    config.update(yaml.safe_load((ROOT / "tests/configs/tiny.yaml").read_text()))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config/config.yaml").write_text(yaml.safe_dump(config))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

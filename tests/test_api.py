@@ -12,19 +12,6 @@ from brainpipe.api import fingerprint
 from test_workflow import ROOT, snakemake
 
 
-@pytest.fixture
-def repo_config(tmp_path, monkeypatch):
-    """A working directory whose config/config.yaml is the repository's with the tiny grid merged in."""
-    import yaml
-
-    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    config.update(yaml.safe_load((ROOT / "tests/configs/tiny.yaml").read_text()))
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config/config.yaml").write_text(yaml.safe_dump(config))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 @pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)
 def test_score_from_python_equals_the_command_line_and_shares_the_cache(repo_config, capsys):
     s = brainpipe.score("pixels", "SyntheticShapes.IT-pls")

@@ -143,21 +143,6 @@ def test_zero_ceiling_says_why():
     assert not math.isfinite(result["score"]) and result["reason"] == "raw 0.4 over ceiling 0 gives no number"
 
 
-@pytest.fixture
-def repo_config(tmp_path, monkeypatch):
-    """A working directory whose config/config.yaml is the repository's with the tiny grid merged in."""
-    import yaml
-
-    from test_workflow import ROOT
-
-    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    config.update(yaml.safe_load((ROOT / "tests/configs/tiny.yaml").read_text()))
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config/config.yaml").write_text(yaml.safe_dump(config))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 @pytest.mark.slow  # a real workflow run (about a minute on 2 cores)
 def test_rank_deficient_layer_through_brainpipe_score(repo_config):
     """The issue's case end to end: a 30-unit layer behind a 10-unit bottleneck (rank 10) scored with PLS through
