@@ -43,3 +43,24 @@ def section(title):
                 found.append((path, "".join(lines[index + 1:end])))
     assert len(found) == 1, f"section {title!r}: found in {[str(p.relative_to(ROOT)) for p, _ in found]}"
     return found[0][1]
+
+
+def commands():
+    """(command, origin) for each command line of the documentation's bash blocks and inline command spans."""
+    found, shown = [], text()
+    for block in re.findall(r"```bash\n(.*?)```", shown, flags=re.S):
+        if "<<'EOF'" in block:  # a here-document is one command
+            found.append((block.strip(), "bash block"))
+            continue
+        for line in block.replace("\\\n", " ").splitlines():
+            line = re.sub(r"\s+#\s.*$", "", line).strip()
+            if line and not line.startswith("#"):
+                found.append((re.sub(r"\s+", " ", line), "bash block"))
+    for span in re.findall(r"`((?:snakemake|brainpipe|python -c|make) [^`]+)`", shown):
+        found.append((span, "inline"))
+    seen, unique = set(), []
+    for command, origin in found:  # each command once, where it first occurs
+        if command not in seen:
+            seen.add(command)
+            unique.append((command, origin))
+    return unique

@@ -172,7 +172,7 @@ def test_workflow_matches_brainscore(tmp_path):
 
     import neural_family_fixtures
     from brainpipe.models._torchvision import import_torchvision
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE_PATH.read_text())
     root = tmp_path / "store"

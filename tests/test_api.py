@@ -9,7 +9,7 @@ import pytest
 
 import brainpipe
 from brainpipe.api import fingerprint
-from test_workflow import ROOT, snakemake
+from workflow_runs import ROOT, snakemake
 
 
 @pytest.mark.slow  # a real workflow run (30 s to 5 min on 2 cores): CI runs it (make test-slow)

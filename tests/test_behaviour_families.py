@@ -23,7 +23,7 @@ from brainio_fixtures import local_http_server
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics, stages
 from brainpipe.behaviour.data import stimulus_target
-from test_real_data_workflow import snakemake, write_checksums, write_config
+from real_data_runs import snakemake, write_checksums, write_config
 
 REFERENCE = Path(__file__).parent / "data" / "behaviour_families" / "brainscore.json"
 
@@ -279,7 +279,7 @@ def test_whole_vs_disrupted_figure(scored):
     """The report's Baker2022 figure, and the table behind it: per image type the subjects' mean accuracy equal to
     plain pandas on the fixture's trials, and each drop (whole minus disrupted) equal to the model delta in the score
     JSON (Brain-Score's ``get_model_delta``: the numbers the score compared)."""
-    from test_report import is_png
+    from report_fixtures import is_png
     from brainpipe.pipeline import figures
 
     scores, work = scored("Baker2022"), scored.work["Baker2022"]

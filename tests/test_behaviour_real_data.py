@@ -23,7 +23,7 @@ from brainio_fixtures import _sha1, local_http_server
 from brainpipe.behaviour import metrics, tasks
 from brainpipe.behaviour.data import load_behaviour, prepare_behaviour
 from brainpipe.io import read_netcdf
-from test_real_data_workflow import files_under, snakemake, weights_file_name, write_checksums, write_config
+from real_data_runs import files_under, snakemake, weights_file_name, write_checksums, write_config
 
 RAJALINGHAM, EC, TOP1 = "Rajalingham2018public-i2n", "Geirhos2021colour-error_consistency", "Geirhos2021colour-top1"
 FAMILIES = ("Rajalingham2018.public", "Geirhos2021_colour")

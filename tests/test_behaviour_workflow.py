@@ -3,8 +3,6 @@ snakemake from cached activations, checked against the behaviour library called 
 identifiers, rerun scoping, and the row-space readout fit against scikit-learn's plain fit."""
 
 import json
-import os
-import subprocess
 import warnings
 
 import numpy as np
@@ -17,19 +15,8 @@ import xarray as xr
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics, tasks
 from brainpipe.io import read_netcdf
-from test_workflow import ROOT, SNAKEMAKE, TINY, job_counts, planned_outputs, with_config
-
-BENCHMARK = "SyntheticShapesBehaviour-i2n"
-
-
-def snakemake(workdir, *args, target, configfiles=(TINY,)):
-    """test_workflow's runner with a target, placed before --configfile (which takes several values)."""
-    command = [SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(workdir), "--cores", "2", target, *args,
-               "--configfile", *map(str, configfiles)]
-    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir,
-                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    assert result.returncode == 0, f"{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
-    return result
+from workflow_runs import TINY, job_counts, planned_outputs, with_config
+from behaviour_workflow_runs import BENCHMARK, snakemake
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,7 @@ def scored(tmp_path_factory):
     import behaviour_fixtures_coggan as fc
     import behaviour_fixtures_families as ff
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE.read_text())
     folder = tmp_path_factory.mktemp("coggan2024")

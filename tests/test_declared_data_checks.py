@@ -12,8 +12,8 @@ from brainpipe.data import assembly as assembly_prep
 from brainpipe.data.fetch import load_assembly
 from brainpipe.io import read_netcdf
 from brainpipe.properties.stages import checked_property_data
-from test_own_benchmark import declaration, write_config, write_experiment
-from test_workflow import ROOT, snakemake, with_config
+from own_benchmark_fixtures import declaration, write_config, write_experiment
+from workflow_runs import ROOT, snakemake, with_config
 
 
 # ---- 2: a property NaN for every neuron --------------------------------------------------------------------------

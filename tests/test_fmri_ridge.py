@@ -226,7 +226,7 @@ def test_workflow_matches_brainscore_on_fixture(tmp_path, family):
 
     from brainpipe.models._torchvision import import_torchvision
     from neural_family_fixtures import state_digest
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     root = tmp_path / "store"
     sums = STORES[family](root)

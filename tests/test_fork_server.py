@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from brainpipe.pipeline import fork_server
+from fork_server_runs import REPO, run_snakemake
 
-REPO = Path(__file__).resolve().parents[1]
-SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 
 SNAKEFILE = """
 import sys
@@ -88,13 +87,6 @@ def workflow(tmp_path):
     (tmp_path / "job.py").write_text(JOB)
     (tmp_path / "fails.py").write_text(FAILS)
     return tmp_path
-
-
-def run_snakemake(folder, *args, env=None):
-    environ = {key: value for key, value in os.environ.items() if key != fork_server.ENV}
-    environ.update(PYTHONPATH=str(REPO / "src"), **(env or {}))
-    return subprocess.run([str(SNAKEMAKE), "--cores", "2", *args], cwd=folder, env=environ, capture_output=True,
-                          text=True, timeout=300)
 
 
 def read(path):

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from test_fork_server import REPO, SNAKEMAKE, run_snakemake
+from fork_server_runs import REPO, SNAKEMAKE, run_snakemake
 
 import pytest
 

@@ -59,7 +59,7 @@ def test_workflow_matches_brainscore(tmp_path):
     """The table and the images through data.local_files (nothing downloaded), the label task on the logits,
     accuracy against the synset column: Brain-Score's score and error within 1e-6."""
     from behaviour_fixtures_families import write_torch_home
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     store = tmp_path / "store"
     sums = fixtures.write_imagenet2012(store)
@@ -117,7 +117,7 @@ def test_imagenet_c_workflow_matches_brainscore(tmp_path):
     Brain-Score's mean over its per-level concatenation and its std, within 1e-6."""
     from behaviour_fixtures_families import write_torch_home
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     store = tmp_path / "store"
     sums = fixtures.write_imagenet_c(store, "noise")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from test_recovery import forced_by_advice, run
-from test_workflow import with_config
+from recovery_runs import forced_by_advice, run
+from workflow_runs import with_config
 
 pytestmark = pytest.mark.slow
 

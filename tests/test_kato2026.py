@@ -177,7 +177,7 @@ def scored(tmp_path_factory):
     """One snakemake run scoring the prototype alexnet on the benchmarks of SCORED; the score JSONs."""
     import behaviour_fixtures_kato as fk
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE.read_text())
     ids = sorted(SCORED)

@@ -16,9 +16,9 @@ from brainpipe import benchmarks as bench
 from brainpipe.behaviour.ceiling_advice import LOW_CEILING, ceiling_advice
 from brainpipe.pipeline.declared_files import StaleSha1, check_declared_sha1s
 from brainpipe.pipeline.layer_commitment import selection_warning
-from test_lab_export import COORDS, entries, lab_command
-from test_lab_export import package as run_package
-from test_workflow import ROOT, snakemake, with_config
+from lab_export_fixtures import COORDS, entries, lab_command
+from lab_export_fixtures import package as run_package
+from workflow_runs import ROOT, snakemake, with_config
 
 sys.path.insert(0, str(ROOT / "examples" / "lab_export"))
 from make_export import make_export  # noqa: E402

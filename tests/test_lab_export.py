@@ -15,32 +15,11 @@ import pytest
 import xarray as xr
 import yaml
 
-from test_workflow import ROOT, planned_outputs, snakemake, with_config
+from workflow_runs import ROOT, planned_outputs, snakemake, with_config
 
 sys.path.insert(0, str(ROOT / "examples" / "lab_export"))
 from make_export import make_export  # noqa: E402
-
-#: the lab's column names -> brainpipe's, one option for every file of the export (README "Packaging your data")
-COORDS = ("stimulus_id=image,repetition=rep,neuroid_id=unit,region=area,subject=participant,choice=response,"
-          "truth=correct_label,condition=noise_level")
-
-
-def package(workdir, *args, check=True):
-    """`brainpipe package` as a user runs it; returns (exit code, stdout, stderr)."""
-    run = subprocess.run([sys.executable, "-m", "brainpipe", "package", *map(str, args)], cwd=workdir,
-                         capture_output=True, text=True)
-    if check and run.returncode != 0:
-        raise AssertionError(run.stderr)
-    return run
-
-
-def lab_command(export, *extra, name="MyLab2024", out="data/MyLab2024"):
-    return ("--name", name, "--images", export / "images", "--stimuli", export / "image_table.csv",
-            "--visual-degrees", 8, "--out", out, *extra)
-
-
-def entries(printed: str) -> dict:
-    return yaml.safe_load(printed[printed.index("benchmark_zoo:"):])["benchmark_zoo"]
+from lab_export_fixtures import COORDS, entries, lab_command, package
 
 
 def write_config(workdir, zoo, benchmarks, name="lab.yaml"):
@@ -71,9 +50,9 @@ def lab(tmp_path_factory):
 
 
 def test_the_readme_shows_the_command_run_here():
-    from test_readme_commands import COMMANDS
+    import docs_text
 
-    assert (README_PACKAGE, "bash block") in COMMANDS
+    assert (README_PACKAGE, "bash block") in docs_text.commands()
     assert ({*shlex.split(README_PACKAGE)[2:]} ==
             {*map(str, lab_command(Path("my_lab_export"), *NEURAL_AND_CHOICES))})
 

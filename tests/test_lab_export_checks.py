@@ -11,9 +11,9 @@ import pytest
 import xarray as xr
 import yaml
 
-from test_lab_export import entries, lab_command
-from test_lab_export import package as run_package
-from test_workflow import ROOT, snakemake, with_config
+from lab_export_fixtures import entries, lab_command
+from lab_export_fixtures import package as run_package
+from workflow_runs import ROOT, snakemake, with_config
 
 sys.path.insert(0, str(ROOT / "examples" / "lab_export"))
 from make_export import make_export  # noqa: E402

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from brainpipe.pipeline.layer_commitment import CommitError, commit_layers, select_layer, set_committed_layer
-from test_workflow import ROOT
+from workflow_runs import ROOT
 
 CONFIG = """# my config
 models: [net]

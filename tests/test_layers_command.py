@@ -11,7 +11,7 @@ import pytest
 from brainpipe.cli import main
 from brainpipe.models.brain_model import ActivationsModel
 from brainpipe.models.model_sources import network_leaf_layers
-from test_workflow import ROOT
+from workflow_runs import ROOT
 
 
 @pytest.fixture

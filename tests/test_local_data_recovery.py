@@ -15,7 +15,7 @@ import xarray as xr
 import yaml
 
 from brainpipe.data.fetch import sha1_of
-from test_own_benchmark import declaration, write_experiment
+from own_benchmark_fixtures import declaration, write_experiment
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"

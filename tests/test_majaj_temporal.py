@@ -138,7 +138,7 @@ def test_workflow_matches_brainscore(temporal_store, tmp_path):
     from brainpipe.models._torchvision import import_torchvision
     import yaml
 
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = _reference()
     identifiers = sorted(reference["benchmarks"], reverse=True)  # V4, IT: the identifiers the reference has run

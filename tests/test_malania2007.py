@@ -108,7 +108,7 @@ def scored(tmp_path_factory):
     import behaviour_fixtures_families as ff
     import malania_fixtures as mf
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE.read_text())["benchmarks"]
     ids = sorted(reference)
@@ -151,7 +151,7 @@ def scored_informative(tmp_path_factory):
     import behaviour_fixtures_families as ff
     import malania_fixtures as mf
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     identifier = "Malania2007.short4-threshold_elevation"
     folder = tmp_path_factory.mktemp("malania-informative")

@@ -115,7 +115,7 @@ def scored(tmp_path_factory):
     import behaviour_fixtures_families as ff
     import behaviour_fixtures_maniquet as fm
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE.read_text())
     folder = tmp_path_factory.mktemp("maniquet2024")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from test_model_sources import USER_MODEL
+from model_source_fixtures import USER_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")

@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from test_workflow import ROOT, SNAKEMAKE, TINY
+from workflow_runs import ROOT, SNAKEMAKE, TINY
 
 
 def readme_snakefile():

@@ -265,7 +265,7 @@ def test_workflow_matches_brainscore(rest_store, tmp_path, monkeypatch):
 
     import neural_family_fixtures
     from brainpipe.models._torchvision import import_torchvision
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = _reference()
     identifiers = sorted(reference["benchmarks"])

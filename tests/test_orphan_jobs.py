@@ -9,7 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from test_workflow import ROOT, SNAKEMAKE, TINY, with_config
+from workflow_runs import ROOT, SNAKEMAKE, TINY, with_config
 
 SLOW_MODEL = '''
 import os

@@ -21,7 +21,7 @@ from brainpipe.pipeline import packaging
 from brainpipe.benchmarks.declared import declared_family
 from brainpipe.data.fetch import extract_zip_safely, load_assembly
 from brainpipe.pipeline.packaging import PackagingError, package
-from test_workflow import ROOT, SNAKEMAKE, TINY, with_config
+from workflow_runs import ROOT, SNAKEMAKE, TINY, with_config
 
 BRAINPIPE = str(Path(sys.executable).parent / "brainpipe")
 NAME = "MyExperiment2024"

@@ -106,7 +106,7 @@ def test_own_code_is_never_cached(tmp_path, architecture):
 
 def test_the_workflow_keeps_its_cache_per_user(tmp_path, monkeypatch):
     """One file under $XDG_CACHE_HOME for every results folder: a second folder's first start is already warm."""
-    from test_workflow import snakemake, with_config
+    from workflow_runs import snakemake, with_config
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     first = with_config(tmp_path / "first")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from test_workflow import ROOT, SNAKEMAKE, with_config
+from workflow_runs import ROOT, SNAKEMAKE, with_config
 
 pytestmark = pytest.mark.slow
 

@@ -67,28 +67,7 @@ ALSO_RUN_BY = {"make demo": "tests/test_workflow.py (the grid end to end)", "mak
                "make test-slurm": "tests/test_slurm.py", "make test-slow": "CI (.ci/run)"}
 
 
-def readme_commands():
-    """(command, origin) for each command line of the README's bash blocks and inline command spans."""
-    commands = []
-    for block in re.findall(r"```bash\n(.*?)```", README, flags=re.S):
-        if "<<'EOF'" in block:  # a here-document is one command
-            commands.append((block.strip(), "bash block"))
-            continue
-        for line in block.replace("\\\n", " ").splitlines():
-            line = re.sub(r"\s+#\s.*$", "", line).strip()
-            if line and not line.startswith("#"):
-                commands.append((re.sub(r"\s+", " ", line), "bash block"))
-    for span in re.findall(r"`((?:snakemake|brainpipe|python -c|make) [^`]+)`", README):
-        commands.append((span, "inline"))
-    seen, unique = set(), []
-    for command, origin in commands:  # each command once, where it first occurs
-        if command not in seen:
-            seen.add(command)
-            unique.append((command, origin))
-    return unique
-
-
-COMMANDS = readme_commands()
+COMMANDS = docs_text.commands()
 
 
 def mirror(tmp_path):

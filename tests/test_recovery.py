@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from test_workflow import ROOT, SNAKEMAKE, TINY, with_config
+from workflow_runs import ROOT, with_config
+from recovery_runs import command, forced_by_advice, run
 
 pytestmark = pytest.mark.slow
 
 STIMULI = "SyntheticShapes--target8.00--source10.00"
 ACTIVATIONS = f"results/activations/pixels/{STIMULI}"
 SCORE = "results/pixels/SyntheticShapes.IT-pls.json"
-NARROW = "models: [pixels]\nbenchmarks: [SyntheticShapes.IT-pls]\n"
 
 
 def readme_commands(section="When a run is interrupted"):
@@ -33,26 +33,6 @@ def readme_commands(section="When a run is interrupted"):
     body = doc_section(section)
     block = re.search(r"```bash\n(.*?)```", body, flags=re.S).group(1)
     return [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
-
-
-def command(workdir, args):
-    """A README command line run on ``workdir`` with the tiny config (2 cores on this machine)."""
-    assert args[0] == "snakemake"
-    args = list(args[1:])
-    if "--cores" in args:
-        args[args.index("--cores") + 1] = "2"
-    narrow = workdir / "narrow.yaml"
-    narrow.write_text(NARROW)
-    return [SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(workdir),
-            "--configfile", str(TINY), str(narrow), *args]
-
-
-def run(workdir, args, check=True):
-    result = subprocess.run(command(workdir, args), capture_output=True, text=True, cwd=workdir,
-                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    if check and result.returncode != 0:
-        raise AssertionError(f"{args} failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
-    return result
 
 
 def staging_leftovers(workdir):
@@ -98,13 +78,6 @@ def test_killed_run_resumes_with_the_readme_commands_and_leaves_no_staging(resum
     assert sorted(p.name for p in (workdir / ACTIVATIONS).glob("*.nc")) == ["pixels.nc"]
     assert staging_leftovers(workdir) == []
     assert "Nothing to be done" in (r := run(workdir, ["snakemake", "-n"])).stdout + r.stderr
-
-
-def forced_by_advice(output):
-    """The output the corrupt-file message says to force (relative to the working directory, as Snakemake runs)."""
-    advice = re.search(r"erun the same snakemake command with --forcerun '([^']+)' added", output)
-    assert advice, output[-4000:]
-    return advice.group(1)
 
 
 def test_corrupt_activations_advice_recovers(resumed):

@@ -8,13 +8,9 @@ import pytest
 
 from brainpipe.pipeline import figures, leaderboard_page, report
 from leaderboard_fixtures import body_rows, column_titles, grid_cell, page_groups
+from report_fixtures import headline, is_png
 
 V4, IT = "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"
-
-
-def headline(model, benchmark, score, layer="l", error=0.01, per_fold=(0.3, 0.4, 0.5), **extra):
-    return {"model": model, "benchmark": benchmark, "score": score, "raw": 0.4, "ceiling": 0.8, "error": error,
-            "layer": layer, "per_fold": list(per_fold), **extra}
 
 
 @pytest.fixture
@@ -122,11 +118,6 @@ def test_swept_benchmarks_and_targets():
     assert report.targets(config) == ["results/leaderboard.csv", "results/leaderboard.html",
                                       "results/plots/folds/V4.png", "results/plots/folds/IT.png",
                                       f"results/net/{IT}/sweep.tsv", "results/plots/sweep/net/IT.png"]
-
-
-def is_png(path):
-    data = path.read_bytes()
-    return len(data) > 1000 and data[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_plots_are_png(grid, tmp_path):

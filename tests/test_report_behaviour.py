@@ -15,7 +15,7 @@ from brainpipe.behaviour.data import prepare_behaviour
 from brainpipe.io import read_json, write_json
 from behaviour_fixtures import GEIRHOS_CATEGORIES, geirhos2021_colour
 from leaderboard_fixtures import page_groups
-from test_report import headline, is_png
+from report_fixtures import headline, is_png
 
 EC, TOP1 = "Geirhos2021colour-error_consistency", "Geirhos2021colour-top1"
 I2N, V4, IT = "SyntheticShapesBehaviour-i2n", "SyntheticShapes.V4-pls", "SyntheticShapes.IT-pls"

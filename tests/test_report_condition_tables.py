@@ -15,7 +15,7 @@ from brainpipe.behaviour.accuracy_delta import human_delta, model_delta
 from brainpipe.behaviour.condition_tables import (condition_table, image_type_accuracy_table,
                                                    label_accuracy_table)
 from brainpipe.pipeline import figures, report
-from test_report import is_png
+from report_fixtures import is_png
 
 LABELS = np.array(["Banana", "Beanie", "Boot", "Cup"])
 SCIALOM_AD = "Scialom2024_{}BehavioralAccuracyDistance"

@@ -72,7 +72,7 @@ def test_all_44_plan_one_extraction_and_one_task_per_stimulus_set(tmp_path):
 
     import yaml
 
-    from test_real_data_workflow import snakemake
+    from real_data_runs import snakemake
 
     ids = scialom_identifiers()
     config = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())
@@ -130,7 +130,7 @@ def scored(tmp_path_factory):
     JSONs and the jobs that ran."""
     import behaviour_fixtures_families as ff
     from brainio_fixtures import local_http_server
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     reference = json.loads(REFERENCE.read_text())
     ids = fixture_identifiers()
@@ -225,7 +225,7 @@ def test_accuracy_per_level_figure(scored):
     import pandas as pd
 
     import behaviour_fixtures_families as ff
-    from test_report import is_png
+    from report_fixtures import is_png
     from brainpipe.io import read_netcdf
     from brainpipe.pipeline import figures
 
@@ -261,7 +261,7 @@ def test_engineering_headline_equals_the_stages_reading_the_stimulus_target_file
     """An engineering accuracy's score job builds its target from the stimulus set's table (no stimulus_target
     job); fit_fold and score_layer, asked for afterwards, read the stimulus_target stage's file: every field of the
     layer score is the headline's."""
-    from test_real_data_workflow import snakemake
+    from real_data_runs import snakemake
 
     headlines, work = scored
     identifier = "Scialom2024_rgbEngineeringAccuracy"

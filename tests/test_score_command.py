@@ -10,7 +10,7 @@ import pytest
 
 from brainpipe import cli
 from brainpipe.pipeline import workflow_files
-from test_workflow import ROOT
+from workflow_runs import ROOT
 
 BRAINPIPE = str(Path(sys.executable).parent / "brainpipe")
 

@@ -16,8 +16,8 @@ import pytest
 from brainpipe import benchmarks
 from brainpipe.behaviour.ceiled import DECLARED, NO_CEILING, aggregate, ceiling_json, declared_ceiling
 from brainpipe.io import as_json
-from test_behaviour_workflow import BENCHMARK, snakemake
-from test_workflow import with_config
+from behaviour_workflow_runs import BENCHMARK, snakemake
+from workflow_runs import with_config
 
 NEURAL_ONLY = ("splits", "train_size", "random_state", "pls_components", "ridge_alpha")
 

@@ -16,7 +16,7 @@ from PIL import Image
 
 from brainpipe.benchmarks import lonnqvist2024, malania2007
 from brainpipe.data.screen import apply_ratio, degrees_text, placed_identifier, placement_degrees
-from test_workflow import planned_outputs, snakemake, with_config
+from workflow_runs import planned_outputs, snakemake, with_config
 
 
 def brainscore_size(size, target, source):
@@ -64,7 +64,7 @@ def test_the_rule_places_at_the_exact_degrees(tmp_path):
     config.write_text("benchmarks: [SyntheticShapes.IT-pls]\n"
                       "benchmark_settings:\n  SyntheticShapes.IT-pls: {splits: 3, visual_degrees: 2.986667}\n"
                       "synthetic_shapes: {image_size: 128}\n")
-    from test_workflow import TINY
+    from workflow_runs import TINY
     plan = snakemake(work, "--dry-run", "results/alexnet_untrained/SyntheticShapes.IT-pls.json",
                      configfiles=(TINY, config))
     assert "results/stimuli_on_screen/SyntheticShapes--target8.00--source2.986667" in planned_outputs(plan)

@@ -15,8 +15,8 @@ from brainpipe.models.model_sources import ModelSourceError
 from brainpipe.models.temporal import (TemporalBrainModel, extract_temporal, parse_time_mapping, select_time_bins,
                                        temporal_model)
 from ost_fixtures import write_kar2019_store
-from test_own_benchmark import declaration, write_experiment
-from test_workflow import ROOT, snakemake, with_config
+from own_benchmark_fixtures import declaration, write_experiment
+from workflow_runs import ROOT, snakemake, with_config
 
 RNN = {"architecture": str(ROOT / "tests/models/recurrent_net.py") + ":build", "layers": {"IT": "IT.output"},
        "time_mapping": {"IT": {0: [70, 90], 1: [90, 110], 2: [110, 130]}}, "preprocessing": {"image_size": 32}}

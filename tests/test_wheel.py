@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from test_workflow import ROOT, TINY
+from workflow_runs import ROOT, TINY
 
 DEMO = "SyntheticShapes.IT-pls"
 #: what setup.py copies into the package, as the repository holds it

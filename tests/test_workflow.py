@@ -2,45 +2,15 @@
 the affected benchmark's jobs, and bad config fails at parse time naming the key."""
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
 import brainpipe
 from brainpipe.api import _merged
-
-ROOT = Path(__file__).resolve().parents[1]
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
-TINY = ROOT / "tests" / "configs" / "tiny.yaml"
-
-
-def snakemake(workdir, *args, configfiles=(TINY,), check=True):
-    command = [SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(workdir), "--cores", "2",
-               "--configfile", *map(str, configfiles), *args]
-    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir,
-                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
-    return result
-
-
-def planned_outputs(result):
-    """Output files of the jobs a dry run would execute."""
-    text = result.stdout + result.stderr
-    return re.findall(r"^\s+output: (.+)$", text, flags=re.M)
-
-
-def with_config(path):
-    """A working directory with the repository's config/config.yaml, which the Snakefile loads first."""
-    (path / "config").mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "config" / "config.yaml", path / "config" / "config.yaml")
-    return path
+from workflow_runs import ROOT, TINY, file_times, job_counts, planned_outputs, snakemake, with_config
 
 
 @pytest.fixture(scope="module")
@@ -210,27 +180,6 @@ def test_a_partly_failed_grid_rebuilds_the_tables_naming_the_missing_scores(work
 # --- per-layer activations: a sweep edit reruns only the new layers' jobs ------------------------------------------
 
 AGGREGATION = {"score", "sweep_table", "sweep_plot", "summary", "leaderboard", "folds_plot", "plots", "all"}
-
-
-def job_counts(result):
-    """{rule: jobs} of a dry run's "Job stats" table; a rule writing several layer files at once
-    (activations_layers_<hash>) is counted as "activations_layers"."""
-    text = result.stdout + result.stderr
-    if "Nothing to be done" in text:
-        return {}
-    table = text.split("Job stats:", 1)[1].split("\ntotal", 1)[0]
-    counts = {}
-    for name, count in re.findall(r"^(\w+)\s+(\d+)$", table, flags=re.M):
-        name = "activations_layers" if name.startswith("activations_layers_") else name
-        counts[name] = counts.get(name, 0) + int(count)
-    return counts
-
-
-def file_times(root, folders=("results/activations", "results/gram", "results/pixels", "results/alexnet_untrained")):
-    """{path: mtime_ns} of every file under the per-layer stages' folders (activations, Gram, folds, layer and
-    headline scores)."""
-    return {str(p.relative_to(root)): p.stat().st_mtime_ns for folder in folders for p in (root / folder).rglob("*")
-            if p.is_file()}
 
 
 def test_sweep_edits_rerun_only_the_new_layers(workdir, tmp_path, monkeypatch):

@@ -173,7 +173,7 @@ def test_workflow_matches_brainscore(store, tmp_path):
     import torch
 
     from brainpipe.models._torchvision import import_torchvision
-    from test_real_data_workflow import snakemake, write_checksums, write_config
+    from real_data_runs import snakemake, write_checksums, write_config
 
     root, sums = store
     brainio_fixtures.assert_files_are_the_reference_ones(
