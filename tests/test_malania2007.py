@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from reference_files import reference_numbers
 from brainpipe import benchmarks
 from brainpipe.behaviour import threshold as th
 from brainpipe.behaviour import threshold_stages as stages
@@ -129,8 +130,7 @@ def scored(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("identifier", sorted(json.loads(REFERENCE.read_text())["benchmarks"])
-                         if REFERENCE.exists() else [])
+@pytest.mark.parametrize("identifier", sorted(reference_numbers(REFERENCE)["benchmarks"]))
 def test_equals_brainscore(scored, identifier):
     theirs = json.loads(REFERENCE.read_text())["benchmarks"][identifier]
     ours = scored[identifier]

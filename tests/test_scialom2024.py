@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from reference_files import reference_numbers
 from brainpipe import benchmarks
 from brainpipe.behaviour import stages
 
@@ -172,8 +173,7 @@ def test_shares_extractions_and_tasks(scored):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("identifier", sorted(json.loads(REFERENCE.read_text())["benchmarks"])
-                         if REFERENCE.exists() else [])
+@pytest.mark.parametrize("identifier", sorted(reference_numbers(REFERENCE)["benchmarks"]))
 def test_equals_brainscore(scored, identifier):
     theirs = json.loads(REFERENCE.read_text())["benchmarks"][identifier]
     ours = scored[0][identifier]

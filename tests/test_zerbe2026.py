@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from reference_files import reference_numbers
 import brainio_fixtures
 import zerbe2026_fixtures as fixtures
 from brainpipe import benchmarks
@@ -22,7 +23,7 @@ from brainpipe.benchmarks import zerbe2026
 from brainpipe.neural import subjects
 
 REFERENCE_PATH = Path(__file__).parent / "data" / "zerbe2026_reference.json"
-REFERENCE = json.loads(REFERENCE_PATH.read_text()) if REFERENCE_PATH.exists() else {"benchmarks": {}}
+REFERENCE = reference_numbers(REFERENCE_PATH)  # a missing or empty file fails the collection, never skips
 IDENTIFIERS = sorted(REFERENCE["benchmarks"])
 
 
@@ -165,7 +166,6 @@ def test_subject_files_combine_into_one_stimulus_by_voxel_assembly(store):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not IDENTIFIERS, reason="no Brain-Score reference numbers yet")
 def test_workflow_matches_brainscore(store, tmp_path):
     """Every identifier end to end through snakemake (downloads over loopback HTTP, sha1s checked, alexnet with the
     reference's seeded weights), equal to Brain-Score's numbers within 1e-5."""

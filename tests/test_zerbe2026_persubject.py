@@ -16,13 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from reference_files import reference_numbers
 import brainio_fixtures
 import zerbe2026_fixtures as fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import zerbe2026, zerbe2026_persubject
 
 REFERENCE_PATH = Path(__file__).parent / "data" / "zerbe2026_persubject_reference.json"
-REFERENCE = json.loads(REFERENCE_PATH.read_text()) if REFERENCE_PATH.exists() else {"benchmarks": {}}
+REFERENCE = reference_numbers(REFERENCE_PATH)  # a missing or empty file fails the collection, never skips
 IDENTIFIERS = sorted(REFERENCE["benchmarks"])
 DATASET = "Zerbe2026_fmri_persubject"
 
@@ -189,7 +190,6 @@ def test_a_subject_without_test_stimuli_is_an_error(combined):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not IDENTIFIERS, reason="no Brain-Score reference numbers yet")
 def test_workflow_matches_brainscore(store, tmp_path):
     """All eight identifiers end to end through one snakemake run (files over loopback HTTP as the user's copies,
     sha1s checked, alexnet with the reference's seeded weights), equal to Brain-Score's numbers within 1e-5."""
