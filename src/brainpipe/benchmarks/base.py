@@ -410,12 +410,13 @@ def split_of(dataset):
 
 def resolve_settings(identifier, family, settings=None):
     """The benchmark's settings with every default filled in and types normalised, so that writing a default out
-    in the config gives the same rule parameters (and so the same cached results) as leaving it out."""
+    in the config gives the same rule parameters (and so the same cached results) as leaving it out. A bad
+    setting is a ValueError naming the benchmark, as every other error of :func:`build`."""
     settings = dict(settings or {})
     unknown = [key for key in settings if key not in SETTING_TYPES]
     if unknown:
-        raise ValueError(f"unknown setting {unknown[0]!r}{closest(unknown[0], SETTING_TYPES)}; "
-                         f"known: {sorted(SETTING_TYPES)}")
+        raise ValueError(f"benchmark {identifier!r}: unknown setting {unknown[0]!r}"
+                         f"{closest(unknown[0], SETTING_TYPES)}; known: {sorted(SETTING_TYPES)}")
     degrees = family.visual_degrees
     if family.behaviours:  # a behavioural benchmark may show its stimuli at other degrees (Geirhos2021 3° vs top1)
         behaviour = next((b for b in family.behaviours if b.identifier == identifier), None) or next(
@@ -430,7 +431,8 @@ def resolve_settings(identifier, family, settings=None):
         try:
             resolved[key] = SETTING_TYPES[key](value)
         except (TypeError, ValueError):
-            raise ValueError(f"setting {key}: expected a {SETTING_TYPES[key].__name__}, got {value!r}") from None
+            raise ValueError(f"benchmark {identifier!r}: setting {key}: expected a {SETTING_TYPES[key].__name__}, "
+                             f"got {value!r}") from None
     resolved["visual_degrees"] = float(resolved["visual_degrees"])
     return resolved
 
@@ -456,18 +458,12 @@ def build(identifier, families, settings=None) -> Benchmark:
     neural = neural_verbatim_identifiers(families).get(identifier)
     if neural is not None:  # a neural identifier Brain-Score spells its own way (Family.identifiers)
         name, region, metric = neural
-        try:
-            resolved = resolve_settings(identifier, families[name], settings)
-        except ValueError as error:
-            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        resolved = resolve_settings(identifier, families[name], settings)
         return Benchmark(identifier, name, families[name], region, metric, resolved)
     verbatim = verbatim_identifiers(families).get(identifier)
     if verbatim is not None:
         name, metric = verbatim
-        try:
-            resolved = resolve_settings(identifier, families[name], settings)
-        except ValueError as error:
-            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        resolved = resolve_settings(identifier, families[name], settings)
         return Benchmark(identifier, name, families[name], None, metric, resolved)
     match = IDENTIFIER.match(identifier)
     if not match:
@@ -488,10 +484,7 @@ def build(identifier, families, settings=None) -> Benchmark:
         if metric not in family.metrics:
             raise ValueError(f"benchmark {identifier!r}: {name} has no property {metric!r}"
                              f"{closest(metric, family.metrics)}; its properties: {list(family.metrics)}")
-        try:
-            resolved = resolve_settings(identifier, family, settings)
-        except ValueError as error:
-            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        resolved = resolve_settings(identifier, family, settings)
         measure = family.measure(metric)  # the measure's own data and stimuli (DeValois1982 has two of each)
         family = replace(family, dataset=measure.dataset, stimulus_set=measure.stimulus_set)
         return Benchmark(identifier, name, family, family.regions[0], metric, resolved)
@@ -502,10 +495,7 @@ def build(identifier, families, settings=None) -> Benchmark:
         if metric not in family.metrics:
             raise ValueError(f"benchmark {identifier!r}: {name} has no behavioural metric {metric!r}"
                              f"{closest(metric, family.metrics)}; its metrics: {list(family.metrics)}")
-        try:
-            resolved = resolve_settings(identifier, family, settings)
-        except ValueError as error:
-            raise ValueError(f"benchmark {identifier!r}: {error}") from None
+        resolved = resolve_settings(identifier, family, settings)
         return Benchmark(identifier, name, family, None, metric, resolved)
     if not family.region_in_identifier:  # 'Cadena2017-pls': the family's one region, unnamed
         if region is not None:
@@ -528,10 +518,7 @@ def build(identifier, families, settings=None) -> Benchmark:
         else:
             why = f"is not declared by {name}"
         raise ValueError(f"benchmark {identifier!r}: metric {metric!r} {why}; its metrics: {list(family.metrics)}")
-    try:
-        resolved = resolve_settings(identifier, family, settings)
-    except ValueError as error:
-        raise ValueError(f"benchmark {identifier!r}: {error}") from None
+    resolved = resolve_settings(identifier, family, settings)
     if family.plugin is not None and (getattr(family.plugin, "metrics", ()) or family.metric_regions):
         # one plugin class, several metrics (Zerbe2026's four, Islam2021's factor × region): set to this one
         family = replace(family, plugin=family.plugin.for_metric(metric))

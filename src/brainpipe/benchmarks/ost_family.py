@@ -56,8 +56,5 @@ def build_ost(identifier, families, settings=None) -> OSTBenchmark | None:
     if region is not None or metric != METRIC:
         raise ValueError(f"benchmark {identifier!r}: {family.name} has object solution times; its one benchmark is "
                          f"'{family.name}-{METRIC}' (recorded from {family.regions[0]})")
-    try:
-        resolved = resolve_settings(identifier, family, settings)
-    except ValueError as error:
-        raise ValueError(f"benchmark {identifier!r}: {error}") from None
+    resolved = resolve_settings(identifier, family, settings)
     return OSTBenchmark(identifier, family.name, family, family.regions[0], METRIC, resolved)
