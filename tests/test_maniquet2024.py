@@ -105,6 +105,21 @@ def test_tasks_consistency_by_hand():
     from brainpipe.benchmarks.maniquet2024 import DETAILS, MANIPULATIONS
     result = confusion.tasks_consistency(model, human, dict(MANIPULATIONS), dict(DETAILS))
     assert result.score == pytest.approx(np.corrcoef(ours, theirs)[0, 1])
+    assert stages.raw_score(benchmarks.parse(IDS[1]), model, human).score == result.score  # the stage's raw score
+
+
+def test_its_module_registers_its_metrics_and_no_shared_module_names_them():
+    """The family's own logic sits in its module (brainpipe.benchmarks.maniquet2024 registers both metrics), so the
+    shared stages name neither."""
+    from brainpipe.behaviour import metric_registry
+
+    for metric in ("confusion_similarity", "tasks_consistency"):
+        assert metric_registry.lookup(metric).origin == "brainpipe.benchmarks.maniquet2024"
+        assert metric not in Path(stages.__file__).read_text()
+    rng = np.random.default_rng(0)
+    model, human = _probabilities(rng), _human(rng)
+    assert stages.raw_score(benchmarks.parse(IDS[0]), model, human).score == \
+        confusion.confusion_similarity(model, human).score
 
 
 # ----------------------------------------------------------------------------------- end to end vs Brain-Score

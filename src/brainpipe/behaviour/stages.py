@@ -4,6 +4,8 @@ fit_fold.py and brainpipe.pipeline.scoring; usable from Python alike.
 
 A benchmark here is a :class:`brainpipe.benchmarks.Benchmark` whose family declares ``behaviours`` (see
 brainpipe.benchmarks.base.Behaviour): the task the model performs, the metric, the ceiling and its normalisation.
+The raw score, the ceiling and the metric's checks are looked up by the metric's name
+(:mod:`brainpipe.behaviour.metric_registry`); the metrics any family may use register at the end of this module.
 Upstream: brain-score/vision brainscore_vision/benchmarks/{rajalingham2018,geirhos2021,hebart2023,ferguson2024}.
 """
 
@@ -18,6 +20,7 @@ import xarray as xr
 from . import value_delta
 from ._common import Result, as_text, coord, levels, require_coords, responses, source_name, where
 from .ceiled import aggregate, declared_ceiling, from_json, to_json  # noqa: F401  (kept importable here)
+from .metric_registry import lookup, register_metric
 
 # metrics and tasks (scikit-learn, scipy) are imported where used: the workflow imports task_key at parse time.
 
@@ -184,6 +187,38 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
     raise ValueError(f"unknown task {spec['task']!r}")
 
 
+def task_inputs(paths) -> dict:
+    """The keyword arguments of :func:`run_task` read from the task job's files (input name -> path). The workflow
+    gives each file only where the task reads it (workflow/rules/common.smk ``behaviour_task_inputs``):
+    ``features`` (the test stimuli's layer file), ``fitting`` and ``fitting_stimuli`` (a probabilities readout's
+    fitting features and stimulus set), ``test_stimuli``, ``base`` and ``base_stimuli`` (Kato2026's base
+    condition), ``human`` (odd_one_out's triplets, or the truth a label set is taken from)."""
+    from brainpipe.io import read_netcdf
+
+    def table(name):
+        from brainpipe.data.stimuli import CSV_NAME
+
+        csv = f"{paths[name]}/{CSV_NAME}"
+        read = pd.read_csv(csv, dtype={"stimulus_id": str})
+        read.attrs["source"] = csv
+        return read
+
+    def features(name):
+        return read_netcdf(paths[name], required_coords=("stimulus_id",))
+
+    inputs = {"features": features("features")}
+    if "fitting" in paths:
+        inputs.update(fitting_features=features("fitting"), fitting_table=table("fitting_stimuli"))
+    if "test_stimuli" in paths:
+        inputs["test_table"] = table("test_stimuli")
+    if "base" in paths:
+        inputs.update(base_features=features("base"), base_table=table("base_stimuli"))
+    if "human" in paths:
+        inputs["human"] = features("human")
+        inputs["human"].attrs["source"] = paths["human"]
+    return inputs
+
+
 def _in_table_order(features: xr.DataArray, table: pd.DataFrame) -> xr.DataArray:
     """``features`` reordered to the stimulus set's row order (every row must have features)."""
     return _subset(features, table["stimulus_id"].astype(str).to_numpy(object), _table_name(table))
@@ -233,11 +268,13 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
     """The human answers must be answers the task allows: ValueError naming the file and the coordinate otherwise.
 
     * a labelling task with a fixed label set (e.g. 16 object classes): every ``truth`` is one of them (upstream
-      ``choice_labels = sorted(set(truth))``) and every choice too, or :data:`NO_RESPONSE`;
-    * a two-alternative task (i1/i2n with ``sample_obj`` and ``dist_obj``): every choice is one of the two objects
-      the trial offered (brain-score/vision metrics/i1i2/metric.py counts a choice as offered by either one).
+      ``choice_labels = sorted(set(truth))``) and every choice too, or :data:`NO_RESPONSE` (a metric whose values
+      are not choices says what they are: ``Metric.values``);
+    * what the metric checks itself (``Metric.check_human``), e.g. i1/i2n: every choice is one of the two objects
+      the trial offered (:func:`check_offered_objects`).
     """
     behaviour = benchmark.behaviour
+    metric = lookup(behaviour.metric)
     name = human.attrs.get("source")
     choices = as_text(human.values)
     if behaviour.task == "label" and behaviour.choice_labels != "imagenet":
@@ -248,63 +285,41 @@ def check_human_choices(benchmark, human: xr.DataArray) -> None:
         checks = [("choices (the values)", choices, labels | no_answer), ("coordinate 'truth'", truths, labels)]
         if options(behaviour).get("labels_from_truth"):  # the labels are the data's truths (+ the declared ones);
             checks = []  # people may name a class this data set does not show (Kato2026's Sparse: 171 of 240 images)
-        if behaviour.metric == "accuracy_delta":  # Baker2022's values are whether the trial was correct (0/1)
-            checks[0] = ("values (whether the trial was correct)", choices, {"0", "1", "0.0", "1.0", "True", "False"})
+        if metric.values is not None:  # e.g. Baker2022's values are whether the trial was correct (0/1)
+            what, allowed = metric.values
+            checks[0] = (what, choices, set(allowed))
         for what, values, allowed in checks:
             outside = np.array([v not in allowed for v in values], dtype=bool)
             if outside.any():
                 raise ValueError(f"{where(name)}{int(outside.sum())} human trials have {what} outside the "
                                  f"benchmark's {len(labels)} labels: {levels(np.asarray(values)[outside])[:5]} "
                                  f"(labels: {sorted(labels)}); the data does not belong to this benchmark")
-    if behaviour.metric in ("i2n", "i1") and {"sample_obj", "dist_obj"} <= set(human.coords):
-        sample, distractor = as_text(coord(human, "sample_obj")), as_text(coord(human, "dist_obj"))
-        outside = (choices != sample) & (choices != distractor)
-        if outside.any():
-            first = int(np.flatnonzero(outside)[0])
-            raise ValueError(f"{where(name)}{int(outside.sum())} human trials chose an object the trial did not "
-                             f"offer (choice not in coordinates 'sample_obj'/'dist_obj'), e.g. presentation "
-                             f"{first}: choice {choices[first]!r}, offered {sample[first]!r} and "
-                             f"{distractor[first]!r}")
+    if metric.check_human is not None:
+        metric.check_human(benchmark, human)
+
+
+def check_offered_objects(benchmark, human: xr.DataArray) -> None:
+    """A two-alternative task (i1/i2n with ``sample_obj`` and ``dist_obj``): every choice is one of the two objects
+    the trial offered (brain-score/vision metrics/i1i2/metric.py counts a choice as offered by either one)."""
+    if not {"sample_obj", "dist_obj"} <= set(human.coords):
+        return
+    name = human.attrs.get("source")
+    choices = as_text(human.values)
+    sample, distractor = as_text(coord(human, "sample_obj")), as_text(coord(human, "dist_obj"))
+    outside = (choices != sample) & (choices != distractor)
+    if outside.any():
+        first = int(np.flatnonzero(outside)[0])
+        raise ValueError(f"{where(name)}{int(outside.sum())} human trials chose an object the trial did not "
+                         f"offer (choice not in coordinates 'sample_obj'/'dist_obj'), e.g. presentation "
+                         f"{first}: choice {choices[first]!r}, offered {sample[first]!r} and "
+                         f"{distractor[first]!r}")
 
 
 def raw_score(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
-    """The metric comparing the model's task output with the prepared human data."""
-    from . import metrics, tasks  # noqa: F401
-    behaviour = benchmark.behaviour
-    name = human.attrs.get("source")
-    opts = options(behaviour)
+    """The metric comparing the model's task output with the prepared human data: the registered metric's
+    ``compare`` (brainpipe.behaviour.metric_registry), after :func:`check_human_choices`."""
     check_human_choices(benchmark, human)
-    if behaviour.metric == "odd_one_out_match":
-        return metrics.odd_one_out_match(model, human)
-    if behaviour.metric == "value_delta":  # the model's own trials (one per test image) vs all human trials
-        return _value_delta(model, human, opts)
-    if behaviour.metric == "condition_wise_accuracy":  # Coggan2024_behavior: one image per trial, the model's class
-        from .condition_accuracy import condition_wise_accuracy_similarity
-        choices = responses(probability_choices(_subset(model, coord(human, "stimulus_id"), name)))
-        return condition_wise_accuracy_similarity(choices, human)
-    if behaviour.metric in ("confusion_similarity", "tasks_consistency"):  # Maniquet2024: the model and the
-        from . import confusion                                            # humans saw different images
-        if behaviour.metric == "confusion_similarity":
-            return confusion.confusion_similarity(model, human)
-        return confusion.tasks_consistency(model, human, dict(opts["manipulations"]), dict(opts["details"]))
-    if behaviour.metric in ("shape_bias", "shape_match"):  # Hermann2020: the target is the stimulus set itself
-        return getattr(metrics, behaviour.metric)(model, human)
-    if behaviour.metric == "accuracy_delta":  # Baker2022: the model's labels on every image of the orientation
-        return metrics.accuracy_delta(model, human, tuple(opts["image_types"]), str(opts["orientation"]))
-    if behaviour.task == "probabilities" and behaviour.metric in ("accuracy", "accuracy_distance"):
-        model = probability_choices(model)  # Lonnqvist2024: the most probable class is the model's answer
-    model = _subset(model, coord(human, "stimulus_id"), name)
-    if behaviour.metric in ("i2n", "i1"):
-        return getattr(metrics, behaviour.metric)(model, human)
-    invalid = tuple(opts.get("invalid_responses", ()))  # choices that are no answer (Kato2026's '', 'NaN')
-    if behaviour.metric == "error_consistency":
-        return metrics.error_consistency(model, human, invalid) if invalid else metrics.error_consistency(model, human)
-    if behaviour.metric == "accuracy":  # top1: the model's label vs the stimulus' truth, one per stimulus
-        truth = dict(zip(as_text(coord(human, "stimulus_id")), coord(human, "truth")))
-        return metrics.accuracy(model, np.array([truth[s] for s in as_text(coord(model, "stimulus_id"))]))
-    if behaviour.metric == "accuracy_distance":
-        return metrics.accuracy_distance(model, human, tuple(opts.get("variables", ())), invalid)
-    raise ValueError(f"behavioural metric {behaviour.metric!r} is not wired into the workflow")
+    return lookup(benchmark.behaviour.metric).compare(benchmark, model, human)
 
 
 def probability_choices(probabilities: xr.DataArray) -> xr.DataArray:
@@ -318,38 +333,20 @@ def probability_choices(probabilities: xr.DataArray) -> xr.DataArray:
     return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)
 
 
-def _value_delta(model: xr.DataArray, human: xr.DataArray, opts: dict) -> Result:
-    """brain-score/vision benchmarks/ferguson2024/benchmark.py ``__call__``: the model's probabilities → choices
-    (``process_model_choices``), both integrals with the *human* lapse rate, value_delta of the two."""
-    from . import metrics
-    require_coords(model, list(VALUE_DELTA_TEST_COLUMNS), "model probabilities")
-    if "lapse_rate" not in opts:
-        raise ValueError("value_delta needs the benchmark option 'lapse_rate' (the human lapse rate)")
-    lapse_rate, scale = float(opts["lapse_rate"]), float(opts.get("scale", 1.0))
-    numbers = coord(model, "image_number")
-    choices = metrics.model_choices(model, numbers, value_delta.oddball_labels(numbers, source_name(model)))
-    model_integral, human_integral = metrics.integral(choices, lapse_rate), metrics.integral(human, lapse_rate)
-    result = metrics.value_delta(model_integral, human_integral, scale, integral_digits=value_delta.INTEGRAL_DIGITS)
-    result.attrs["details"] = {"model_integral": model_integral, "human_integral": human_integral,
-                               "lapse_rate": lapse_rate, "scale": scale,
-                               "model_trials": int(choices.sizes["presentation"]),
-                               "model_correct": int(choices["correct"].values.sum())}
-    return result
-
-
 def per_condition(benchmark, model: xr.DataArray, human: xr.DataArray) -> list[dict] | None:
-    """The comparison per condition (brainpipe.behaviour.error_consistency.per_condition) for the metrics scored
-    on labelled, conditioned human trials (error consistency, accuracy); None for the others or when the human
-    data has no ``condition``/``subject``. Error consistency per condition only for the error-consistency
-    metric (an accuracy benchmark shows its stimuli at other visual degrees)."""
-    metric = benchmark.behaviour.metric
-    if metric not in ("error_consistency", "accuracy") or not {"condition", "subject", "truth"} <= set(human.coords):
+    """The comparison per condition (brainpipe.behaviour.error_consistency.per_condition) for the metrics that
+    register one (``Metric.per_condition``: error consistency, accuracy), scored on labelled, conditioned human
+    trials; None for the others or when the human data has no ``condition``/``subject``. Error consistency per
+    condition only for the error-consistency metric (an accuracy benchmark shows its stimuli at other visual
+    degrees)."""
+    table_kwargs = lookup(benchmark.behaviour.metric).per_condition
+    if table_kwargs is None or not {"condition", "subject", "truth"} <= set(human.coords):
         return None
     if options(benchmark.behaviour).get("invalid_responses"):  # the table counts every trial; these drop some
         return None
     from .error_consistency import per_condition as table
     model = _subset(model, coord(human, "stimulus_id"), human.attrs.get("source"))
-    return table(model, human, consistency=metric == "error_consistency")
+    return table(model, human, **table_kwargs)
 
 
 def comparison(benchmark, model: xr.DataArray, human: xr.DataArray) -> dict:
@@ -365,27 +362,164 @@ def comparison(benchmark, model: xr.DataArray, human: xr.DataArray) -> dict:
 
 
 def ceiling(benchmark, human: xr.DataArray) -> Result:
-    """The ceiling: a declared number, or the metric's ceiling computed on the human data."""
-    from . import metrics, tasks  # noqa: F401
+    """The ceiling: a declared number, or the registered metric's ``ceiling`` computed on the human data."""
     behaviour = benchmark.behaviour
     check_human_choices(benchmark, human)
-    opts = options(behaviour)
     declared = declared_ceiling(behaviour)  # a declared number, with its error where the family publishes one
     if declared is not None:
         return declared
-    kwargs = {}
-    if behaviour.metric in ("i2n", "i1"):
-        kwargs = {"skipna": bool(opts.get("ceiling_skipna", False))}
-    elif behaviour.metric == "accuracy_delta":  # 100 seeded subject halves, Spearman-Brown, median (Baker2022)
-        kwargs = {"image_types": tuple(opts["image_types"]), "orientation": str(opts["orientation"])}
-    elif behaviour.metric == "condition_wise_accuracy":
-        from .condition_accuracy import condition_wise_accuracy_ceiling
-        return condition_wise_accuracy_ceiling(human)
-    elif behaviour.metric in ("error_consistency", "accuracy_distance") and opts.get("invalid_responses"):
-        kwargs = {"invalid": tuple(opts["invalid_responses"])}
-    elif behaviour.metric == "value_delta":  # split halves of the human trials, with the benchmark's own settings
-        if "lapse_rate" not in opts:
-            raise ValueError(f"{benchmark.identifier}: value_delta needs the benchmark option 'lapse_rate' "
-                             "(the human lapse rate) to compute its ceiling")
-        kwargs = {"lapse_rate": float(opts["lapse_rate"]), "scale": float(opts.get("scale", 1.0))}
-    return metrics.ceiling(behaviour.metric, human, **kwargs)
+    metric = lookup(behaviour.metric)
+    if metric.ceiling is None:
+        raise ValueError(f"{benchmark.identifier}: metric {behaviour.metric!r} computes no ceiling on the human data "
+                         f"(registered by {metric.origin}); the benchmark must declare one (Behaviour.ceiling)")
+    return metric.ceiling(benchmark, human)
+
+
+# The metrics any family may use: each one's raw score and ceiling from the benchmark's options. A family's own
+# metric registers in the family's module (brainpipe.benchmarks.maniquet2024); those below that only one family
+# uses (accuracy_delta, condition_wise_accuracy, shape_bias / shape_match) could move to theirs the same way.
+
+def _invalid_responses(benchmark) -> tuple:
+    """Choices that are no answer (Kato2026's '', 'NaN'); () where the benchmark declares none."""
+    return tuple(options(benchmark.behaviour).get("invalid_responses", ()))
+
+
+def _on_human_stimuli(model: xr.DataArray, human: xr.DataArray) -> xr.DataArray:
+    return _subset(model, coord(human, "stimulus_id"), human.attrs.get("source"))
+
+
+def _answers_on_human_stimuli(benchmark, model: xr.DataArray, human: xr.DataArray) -> xr.DataArray:
+    """The model's answers on the human data's stimuli: a probabilities readout answers with its most probable
+    class (Lonnqvist2024)."""
+    if benchmark.behaviour.task == "probabilities":
+        model = probability_choices(model)
+    return _on_human_stimuli(model, human)
+
+
+def _i1i2(benchmark, model, human) -> Result:
+    from . import metrics
+    return getattr(metrics, benchmark.behaviour.metric)(_on_human_stimuli(model, human), human)
+
+
+def _i1i2_ceiling(benchmark, human) -> Result:
+    from . import metrics
+    skipna = bool(options(benchmark.behaviour).get("ceiling_skipna", False))
+    return metrics.ceiling(benchmark.behaviour.metric, human, skipna=skipna)
+
+
+def _error_consistency(benchmark, model, human) -> Result:
+    from . import metrics
+    model, invalid = _on_human_stimuli(model, human), _invalid_responses(benchmark)
+    return metrics.error_consistency(model, human, invalid) if invalid else metrics.error_consistency(model, human)
+
+
+def _accuracy(benchmark, model, human) -> Result:
+    """top1: the model's label vs the stimulus' truth, one per stimulus."""
+    from . import metrics
+    model = _answers_on_human_stimuli(benchmark, model, human)
+    truth = dict(zip(as_text(coord(human, "stimulus_id")), coord(human, "truth")))
+    return metrics.accuracy(model, np.array([truth[s] for s in as_text(coord(model, "stimulus_id"))]))
+
+
+def _accuracy_distance(benchmark, model, human) -> Result:
+    from . import metrics
+    variables = tuple(options(benchmark.behaviour).get("variables", ()))
+    return metrics.accuracy_distance(_answers_on_human_stimuli(benchmark, model, human), human, variables,
+                                     _invalid_responses(benchmark))
+
+
+def _ceiling_without_invalid(benchmark, human) -> Result:
+    """error_consistency's and accuracy_distance's ceilings, over the valid answers where some are none."""
+    from . import metrics
+    invalid = _invalid_responses(benchmark)
+    return metrics.ceiling(benchmark.behaviour.metric, human, **({"invalid": invalid} if invalid else {}))
+
+
+def _plain_ceiling(benchmark, human) -> Result:
+    """The metric's ceiling with no option (accuracy and shape_*: 1; odd_one_out_match: from the human data)."""
+    from . import metrics
+    return metrics.ceiling(benchmark.behaviour.metric, human)
+
+
+def _value_delta(benchmark, model: xr.DataArray, human: xr.DataArray) -> Result:
+    """brain-score/vision benchmarks/ferguson2024/benchmark.py ``__call__``: the model's probabilities → choices
+    (``process_model_choices``), both integrals with the *human* lapse rate, value_delta of the two. The model's own
+    trials (one per test image) against all human trials."""
+    from . import metrics
+    opts = options(benchmark.behaviour)
+    require_coords(model, list(VALUE_DELTA_TEST_COLUMNS), "model probabilities")
+    if "lapse_rate" not in opts:
+        raise ValueError("value_delta needs the benchmark option 'lapse_rate' (the human lapse rate)")
+    lapse_rate, scale = float(opts["lapse_rate"]), float(opts.get("scale", 1.0))
+    numbers = coord(model, "image_number")
+    choices = metrics.model_choices(model, numbers, value_delta.oddball_labels(numbers, source_name(model)))
+    model_integral, human_integral = metrics.integral(choices, lapse_rate), metrics.integral(human, lapse_rate)
+    result = metrics.value_delta(model_integral, human_integral, scale, integral_digits=value_delta.INTEGRAL_DIGITS)
+    result.attrs["details"] = {"model_integral": model_integral, "human_integral": human_integral,
+                               "lapse_rate": lapse_rate, "scale": scale,
+                               "model_trials": int(choices.sizes["presentation"]),
+                               "model_correct": int(choices["correct"].values.sum())}
+    return result
+
+
+def _value_delta_ceiling(benchmark, human) -> Result:
+    """Split halves of the human trials, with the benchmark's own settings."""
+    from . import metrics
+    opts = options(benchmark.behaviour)
+    if "lapse_rate" not in opts:
+        raise ValueError(f"{benchmark.identifier}: value_delta needs the benchmark option 'lapse_rate' "
+                         "(the human lapse rate) to compute its ceiling")
+    return metrics.ceiling("value_delta", human, lapse_rate=float(opts["lapse_rate"]),
+                           scale=float(opts.get("scale", 1.0)))
+
+
+def _odd_one_out_match(benchmark, model, human) -> Result:
+    from . import metrics
+    return metrics.odd_one_out_match(model, human)
+
+
+def _shape(benchmark, model, human) -> Result:
+    """Hermann2020's shape_bias / shape_match: the target is the stimulus set itself."""
+    from . import metrics
+    return getattr(metrics, benchmark.behaviour.metric)(model, human)
+
+
+def _accuracy_delta(benchmark, model, human) -> Result:
+    """Baker2022: the model's labels on every image of the orientation."""
+    from . import metrics
+    opts = options(benchmark.behaviour)
+    return metrics.accuracy_delta(model, human, tuple(opts["image_types"]), str(opts["orientation"]))
+
+
+def _accuracy_delta_ceiling(benchmark, human) -> Result:
+    """100 seeded subject halves, Spearman-Brown, median (Baker2022)."""
+    from . import metrics
+    opts = options(benchmark.behaviour)
+    return metrics.ceiling("accuracy_delta", human, image_types=tuple(opts["image_types"]),
+                           orientation=str(opts["orientation"]))
+
+
+def _condition_wise_accuracy(benchmark, model, human) -> Result:
+    """Coggan2024_behavior: one image per trial, the model's class."""
+    from .condition_accuracy import condition_wise_accuracy_similarity
+    return condition_wise_accuracy_similarity(responses(probability_choices(_on_human_stimuli(model, human))), human)
+
+
+def _condition_wise_accuracy_ceiling(benchmark, human) -> Result:
+    from .condition_accuracy import condition_wise_accuracy_ceiling
+    return condition_wise_accuracy_ceiling(human)
+
+
+register_metric("i1", _i1i2, _i1i2_ceiling, check_human=check_offered_objects)
+register_metric("i2n", _i1i2, _i1i2_ceiling, check_human=check_offered_objects)
+register_metric("error_consistency", _error_consistency, _ceiling_without_invalid,
+                per_condition={"consistency": True})
+register_metric("accuracy", _accuracy, _plain_ceiling, per_condition={"consistency": False})
+register_metric("accuracy_distance", _accuracy_distance, _ceiling_without_invalid)
+register_metric("value_delta", _value_delta, _value_delta_ceiling)
+register_metric("odd_one_out_match", _odd_one_out_match, _plain_ceiling)
+register_metric("shape_bias", _shape, _plain_ceiling)
+register_metric("shape_match", _shape, _plain_ceiling)
+register_metric("accuracy_delta", _accuracy_delta, _accuracy_delta_ceiling,
+                values=("values (whether the trial was correct)", ("0", "1", "0.0", "1.0", "True", "False")))
+register_metric("condition_wise_accuracy", _condition_wise_accuracy, _condition_wise_accuracy_ceiling)

@@ -1,7 +1,8 @@
 """Maniquet2024: human categorisation of objects under clutter, occlusion (blobs, deletion, partial viewing) and
 phase scrambling, compared with a probabilities readout of the model (fitted on training images, tested on other
 images of the same 8 classes and manipulations) by the similarity of the two confusion matrices and by the
-correlation of the accuracy profiles over the experiment's tasks (2 benchmarks).
+correlation of the accuracy profiles over the experiment's tasks (2 benchmarks). The two metrics are this family's
+own: it registers them here (brainpipe.behaviour.metric_registry), their computation is brainpipe.behaviour.confusion.
 
 Constants: brain-score/vision brainscore_vision/benchmarks/maniquet2024/benchmark.py and __init__.py (identifiers
 ``Maniquet2024-confusion_similarity`` / ``-tasks_consistency``, version 1, parent 'Maniquet2024', 8 visual degrees,
@@ -21,6 +22,7 @@ images).
 """
 
 from .base import Behaviour, Family
+from brainpipe.behaviour.metric_registry import register_metric
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/maniquet2024/benchmark.py",
@@ -70,6 +72,26 @@ TEST_COLUMNS = ("image_label", "manipulation", "manipulation_details")
 # the trials' stimulus set here is the test set (see the docstring)
 ASSEMBLIES = {"Maniquet2024": brainio_assembly("Maniquet2024", ASSEMBLY_SHA1, "Maniquet2024-test")}
 STIMULUS_SETS = {name: brainio_stimuli(name, csv, zip_) for name, (csv, zip_) in STIMULI.items()}
+
+
+def confusion_similarity(benchmark, model, human):
+    """The raw score of ``Maniquet2024-confusion_similarity``: the model's and the humans' confusion matrices (the
+    model and the humans saw different images of the same classes)."""
+    from brainpipe.behaviour import confusion
+    return confusion.confusion_similarity(model, human)
+
+
+def tasks_consistency(benchmark, model, human):
+    """The raw score of ``Maniquet2024-tasks_consistency``: the accuracy profiles over the human tasks, each task
+    read as the test images' condition through the benchmark's ``manipulations`` and ``details`` tables."""
+    from brainpipe.behaviour import confusion
+    options = dict(benchmark.behaviour.options)
+    return confusion.tasks_consistency(model, human, dict(options["manipulations"]), dict(options["details"]))
+
+
+# no ceiling function: both benchmarks declare their precomputed ceilings (CEILINGS)
+register_metric("confusion_similarity", confusion_similarity)
+register_metric("tasks_consistency", tasks_consistency)
 
 
 def _behaviour(metric):
