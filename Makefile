@@ -16,7 +16,7 @@ ifeq ($(filter default cpu,$(TORCH)),)
 $(error TORCH must be 'default' or 'cpu', got '$(TORCH)')
 endif
 
-.PHONY: setup demo test test-slow test-slurm bench lint docs clean
+.PHONY: setup demo test test-slow test-slurm bench lint docs clean reference-venv
 
 setup: $(VENV)/.installed $(VENV)/.startup-hook
 
@@ -60,6 +60,22 @@ bench: setup
 
 lint: setup
 	$(BIN)/snakemake --lint
+
+# The reference venv (docs/validation.md "The suite table"): Brain-Score 2.4.2 itself, to regenerate the fidelity
+# numbers (tests/reference/). Never .venv: brainscore-vision needs numpy < 2, xarray 2022.3, scikit-learn 1.5. The CPU
+# torch first, pinned with its +cpu label (a plain or unpinned torch from the public PyPI is the multi-GB CUDA build);
+# then tests/reference/requirements-reference.txt with BS_INSTALL_DEPENDENCIES=no (else brainscore's plugin loader
+# pip-installs each plugin's requirements into whatever Python imports it).
+REFERENCE_VENV ?= .venv-reference
+REFERENCE_PYTHON ?= python3.11
+
+reference-venv: $(REFERENCE_VENV)/.installed
+
+$(REFERENCE_VENV)/.installed: tests/reference/requirements-reference.txt
+	$(REFERENCE_PYTHON) -m venv $(REFERENCE_VENV)
+	$(REFERENCE_VENV)/bin/pip install --quiet --disable-pip-version-check --extra-index-url $(TORCH_CPU_INDEX) torch==2.13.0+cpu torchvision==0.28.0
+	BS_INSTALL_DEPENDENCIES=no $(REFERENCE_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/reference/requirements-reference.txt
+	touch $@
 
 # The documentation site (mkdocs.yml; docs/): built offline into site/, warnings as errors (tests/test_docs.py runs
 # the same build inside `make test`). Open site/index.html.

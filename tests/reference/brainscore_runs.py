@@ -1,13 +1,13 @@
-"""What the reference scripts (tests/reference/make_*_reference.py) share: running Brain-Score 2.4.2 benchmarks in
-the reference venv on fixture files with seeded alexnet weights, and writing the reference JSON.
+"""What the reference scripts (tests/reference/make_*_reference.py, suite_table.py) share: running Brain-Score 2.4.2
+benchmarks in the reference venv on fixture files with seeded alexnet weights, and writing the reference JSON.
 
-The reference venv has brainscore-vision 2.4.2 (never installed into brainpipe's .venv); the runner is the project
-tool brainscore_reference.py, which serves Brain-Score's file requests from a folder and calls
-``load_benchmark(id)(load_model('alexnet'))``. Brain-Score's alexnet plugin reads torchvision's IMAGENET1K_V1 file;
-:func:`seeded_alexnet_weights` puts ``torch.manual_seed(0); torchvision.models.alexnet(weights=None).state_dict()``
-under that name in a scratch TORCH_HOME. The reference venv's torchvision wheel is a CUDA build beside CPU torch:
-:data:`WRAPPER` defines the two op schemas its import needs first, as brainpipe.models._torchvision does (the ops
-themselves are never used).
+The reference venv (``make reference-venv``: :data:`REFERENCE_PYTHON`) has brainscore-vision 2.4.2, never installed
+into brainpipe's .venv; the runner is this repository's tests/reference/brainscore_runner.py (:data:`RUNNER`), which
+serves Brain-Score's file requests from a folder and calls ``load_benchmark(id)(load_model('alexnet'))``.
+Brain-Score's alexnet plugin reads torchvision's IMAGENET1K_V1 file; :func:`seeded_alexnet_weights` puts
+``torch.manual_seed(0); torchvision.models.alexnet(weights=None).state_dict()`` under that name in a scratch
+TORCH_HOME. :data:`WRAPPER` makes ``import torchvision`` work first (the runner's ``import_torchvision``: the reference
+venv's torchvision wheel is a CUDA build beside CPU torch), so that a script's prelude may import Brain-Score.
 """
 
 from __future__ import annotations
@@ -18,22 +18,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[2]
+
+#: This repository's Brain-Score runner (run inside the reference venv).
+RUNNER = Path(__file__).resolve().with_name("brainscore_runner.py")
+
+#: The reference venv's interpreter (`make reference-venv`; REFERENCE_VENV=... there makes it elsewhere).
+REFERENCE_PYTHON = REPO / ".venv-reference" / "bin" / "python"
+
 #: Run inside the reference venv: make ``import torchvision`` work, run ``PRELUDE`` (a script's extra set-up, e.g.
 #: registering benchmarks Brain-Score leaves unregistered), then hand over to the runner (argv[1]) with the rest of
 #: the arguments, as if it were run from the command line.
 WRAPPER = """
-import json, runpy, sys, torch
-try:
-    import torchvision
-except RuntimeError as error:
-    if 'torchvision::nms' not in str(error):
-        raise
-    library = torch.library.Library('torchvision', 'FRAGMENT')
-    library.define('nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    library.define('qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor')
-    for name in [n for n in sys.modules if n == 'torchvision' or n.startswith('torchvision.')]:
-        del sys.modules[name]
-    import torchvision
+import json, runpy, sys
+runpy.run_path(sys.argv[1])['import_torchvision']()
 PRELUDE
 runner = sys.argv[1]
 sys.argv = [runner] + sys.argv[2:]
@@ -101,14 +99,14 @@ def reference_env(scratch: Path, **extra: str) -> dict:
                 BRAINIO_HOME=str(scratch / "brainio"), MT_HOME=str(scratch / "mt"), **extra)
 
 
-def run_benchmark(brainscore_python: str, runner: Path, store: Path, identifier: str, scratch: Path, *,
+def run_benchmark(brainscore_python, runner, store: Path, identifier: str, scratch: Path, *,
                   env: dict | None = None, prelude: str = "") -> dict:
     """Brain-Score's ``identifier`` on alexnet with the fixture files in ``store``: the runner's result JSON
     (score, raw, ceiling, error, files, versions). Exits naming the identifier, with Brain-Score's output, if it
     fails."""
     out = scratch / f"{identifier}.json"
-    run = subprocess.run([brainscore_python, "-c", wrapper(prelude), str(Path(runner).resolve()),
-                          "--fixtures", str(store), "--benchmark", identifier, "--model", "alexnet", "--out", str(out)],
+    run = subprocess.run([str(brainscore_python or REFERENCE_PYTHON), "-c", wrapper(prelude),
+                          str(Path(runner or RUNNER).resolve()), "--store", str(store), "--benchmark", identifier, "--model", "alexnet", "--out", str(out)],
                          env=env or reference_env(scratch), capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{identifier}: Brain-Score failed:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}")
@@ -131,8 +129,8 @@ def write_reference(out: Path, *, script: str, fixtures: str, sums: dict, weight
     summary = {
         "what": f"Brain-Score 2.4.2's {what} on tests/{fixtures}'s files (seed 0) with alexnet, "
                 f"torch.manual_seed(0) weights; see tests/reference/{script}",
-        "command": f"BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/{script} "
-                   "--brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py",
+        "command": f".venv/bin/python tests/reference/{script}  (Brain-Score in .venv-reference: make reference-venv; "
+                   "tests/reference/brainscore_runner.py)",
         "fixture_sha1": sums,
         "weights_state_sha256": neural_family_fixtures.state_digest(torch.load(weights)),
         "versions": versions,
@@ -141,7 +139,7 @@ def write_reference(out: Path, *, script: str, fixtures: str, sums: dict, weight
     out.write_text(json.dumps(summary, indent=1) + "\n")
 
 
-def behaviour_references(*, bsref: str, tool: str, identifiers, write_store, write_torch_home, weights: str,
+def behaviour_references(*, bsref=None, tool=None, identifiers, write_store, write_torch_home, weights: str,
                          script: str, out: Path, stored: dict | None = None, prefix: str = "bs-") -> None:
     """Brain-Score's behavioural ``identifiers`` in one reference-venv process on the files ``write_store(folder)``
     writes (returning name -> sha1) and the alexnet weights ``write_torch_home(folder)`` puts in a TORCH_HOME
@@ -156,10 +154,10 @@ def behaviour_references(*, bsref: str, tool: str, identifiers, write_store, wri
     write_torch_home(home)
     env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", RESULTCACHING_DISABLE="1", TORCH_HOME=str(home),
                BRAINIO_HOME=str(work / "brainio"))
-    jobs = [["--fixtures", str(store), "--benchmark", identifier, "--model", "alexnet", "--out",
+    jobs = [["--store", str(store), "--benchmark", identifier, "--model", "alexnet", "--out",
              str(work / f"{identifier}.json")] for identifier in identifiers]
-    run = subprocess.run([bsref, "-c", wrapper(many=True), tool, json.dumps(jobs)], env=env, capture_output=True,
-                         text=True)
+    run = subprocess.run([str(bsref or REFERENCE_PYTHON), "-c", wrapper(many=True), str(tool or RUNNER),
+                          json.dumps(jobs)], env=env, capture_output=True, text=True)
     if run.returncode:
         sys.exit(f"Brain-Score failed:\n{run.stderr[-3000:]}")
     for identifier in identifiers:
@@ -170,7 +168,7 @@ def behaviour_references(*, bsref: str, tool: str, identifiers, write_store, wri
                                             "weights": weights, "files": served}
         stored["versions"] = result["versions"]
         print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
-    stored["command"] = (f"BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/{script} "
-                         "(brainscore_reference.py in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
+    stored["command"] = (f".venv/bin/python tests/reference/{script}  (Brain-Score in .venv-reference: make "
+                         "reference-venv; tests/reference/brainscore_runner.py)")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")

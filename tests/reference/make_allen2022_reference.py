@@ -4,10 +4,9 @@ fixture tests/data/allen2022_reference.json of tests/test_allen2022.py.
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner
-(the project tool brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+(tests/reference/brainscore_runner.py, which serves Brain-Score's file requests from a folder):
 
     .venv/bin/python tests/reference/make_allen2022_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Allen2022_fmri.V1-ridge ...]
 
 For each benchmark the runner calls Brain-Score's ``load_benchmark(id)(load_model('alexnet'))``: the Allen2022 data
@@ -42,10 +41,10 @@ BENCHMARKS = [f"{prefix}.{region}-{metric}" for prefix in PREFIXES for region in
 MANY = """
 import json, runpy, sys
 from pathlib import Path
-runner = runpy.run_path(sys.argv[1], run_name='brainscore_reference')
+runner = runpy.run_path(sys.argv[1], run_name='brainscore_runner')
 fixtures, out, identifiers = Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4:]
 served = []
-runner['install_fixture_source'](fixtures.resolve(), served, False)
+runner['serve_store'](fixtures.resolve(), served)
 import numpy as np
 from brainscore_vision import load_benchmark, load_model
 model = load_model('alexnet')
@@ -73,8 +72,8 @@ def main():
     import brainscore_runs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--benchmarks", nargs="*", default=BENCHMARKS)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()

@@ -3,15 +3,14 @@ tests/test_behaviour_families.py.
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_behaviour_families_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_behaviour_families_reference.py
 
-(``brainscore_reference.py``: the project's tool that runs a Brain-Score benchmark on local fixture files, serving
+(``tests/reference/brainscore_runner.py``: this repository's runner that runs a Brain-Score benchmark on local fixture files, serving
 each file Brain-Score asks for from a folder under the object name it would download.)
 
 Per family, the fixture store (tests/behaviour_fixtures_families.write_store, seed 0: byte-identical files each run)
 and a TORCH_HOME with the family's stand-in alexnet weights (``WEIGHTS``: seeded, or the seeded network with a
-prototype readout); then, per benchmark, ``brainscore_reference.py --fixtures STORE --benchmark ID --model alexnet``
+prototype readout); then, per benchmark, ``brainscore_runner.py --store STORE --benchmark ID --model alexnet``
 in the reference venv (``BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1``), through a shim that defines
 torchvision's two missing op schemas first (the CPU torch / CUDA torchvision wheel mismatch that
 brainpipe.models._torchvision works around too). Everything else is Brain-Score's code: data loaders, place_on_screen,
@@ -56,8 +55,9 @@ def main():
     import behaviour_fixtures_families as ff
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     parser.add_argument("--only", nargs="*", help="fixture families (default: all)")
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}}
@@ -87,8 +87,8 @@ def main():
             stored["versions"] = result["versions"]
             print(json.dumps({identifier: stored["benchmarks"][identifier]}))
     stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python "
-                         "tests/reference/make_behaviour_families_reference.py (brainscore_reference.py in "
-                         "/work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
+                         "tests/reference/make_behaviour_families_reference.py (brainscore_runner.py in "
+                         ".venv-reference: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
 

@@ -7,7 +7,7 @@ metric.py), so the reference venv here is a copy of the brainscore-vision 2.4.2 
 (numpy kept at the 1.x brainscore-core requires). Run with brainpipe's venv:
 
     .venv/bin/python tests/reference/make_cadena2017_mask_reference.py \\
-        --brainscore-python /work/bsref-tf/.venv/bin/python --runner PATH/TO/brainscore_reference.py
+        --brainscore-python .venv-reference/bin/python --runner tests/reference/brainscore_runner.py
 
 Everything is as tests/reference/brainscore_runs.py runs every reference (fixture files, seeded alexnet weights,
 op-schema guard), plus one seeding step: Brain-Score's MaskRegression draws its initial weights and its
@@ -95,8 +95,8 @@ def main():
     import neural_family_fixtures
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -111,8 +111,8 @@ def main():
                     "(seed 0) with alexnet, torch.manual_seed(0) weights, numpy's global generator seeded with k "
                     "before the k-th mask fit; see tests/reference/make_cadena2017_mask_reference.py",
             "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_cadena2017_mask_reference.py "
-                       "--brainscore-python /work/bsref-tf/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
+                       "--brainscore-python .venv-reference/bin/python "
+                       "--runner tests/reference/brainscore_runner.py",
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result["versions"],

@@ -4,10 +4,9 @@ the fixture tests/data/cowley2026_reference.json of tests/test_cowley2026.py.
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner
-(the project tool brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+(tests/reference/brainscore_runner.py, which serves Brain-Score's file requests from a folder):
 
-    .venv/bin/python tests/reference/make_cowley2026_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py
+    .venv/bin/python tests/reference/make_cowley2026_reference.py
 
 Inside the reference venv this calls ``load_benchmark('Cowley2026.V4-pls')(load_model('alexnet'))`` (the
 combined benchmark: each session scored by its own ``NeuralBenchmark``, then averaged), and, for the per-session
@@ -41,7 +40,7 @@ from pathlib import Path
 import numpy as np
 runner, fixtures, identifier, out = sys.argv[1:5]
 served = []
-runpy.run_path(runner, run_name='brainscore_reference')['install_fixture_source'](Path(fixtures), served, False)
+runpy.run_path(runner, run_name='brainscore_runner')['serve_store'](Path(fixtures), served)
 from brainscore_vision import load_benchmark, load_model
 benchmark = load_benchmark(identifier)
 model = load_model('alexnet')
@@ -68,8 +67,8 @@ def main():
     from brainscore_runs import seeded_alexnet_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -92,7 +91,7 @@ def main():
                     "tests/cowley2026_fixtures.py's files (seed 0) with alexnet, torch.manual_seed(0) weights; see "
                     "tests/reference/make_cowley2026_reference.py",
             "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_cowley2026_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py",
+                       "--brainscore-python .venv-reference/bin/python --runner tests/reference/brainscore_runner.py",
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": result.pop("versions"),

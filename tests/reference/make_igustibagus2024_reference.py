@@ -4,10 +4,9 @@ alexnet: the fixture tests/data/igustibagus2024_reference.json of tests/test_igu
 
 Run with brainpipe's venv (it writes the fixture files and the weights), pointing at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner (the project tool
-brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+tests/reference/brainscore_runner.py, which serves Brain-Score's file requests from a folder):
 
     .venv/bin/python tests/reference/make_igustibagus2024_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Igustibagus2024-ridge ...]
 
 Each benchmark is Brain-Score's ``load_benchmark(id)(load_model('alexnet'))`` (its data plugin's loaders, the
@@ -37,8 +36,9 @@ OUT = REPO / "tests" / "data" / "igustibagus2024_reference.json"
 BENCHMARKS = ("Igustibagus2024-ridge", "Igustibagus2024.IT_readout-accuracy")
 SEED = 0  # brainpipe.benchmarks.igustibagus2024.READOUT_SEED
 
-# Run inside the reference venv: make ``import torchvision`` work, seed the readout's draws, run the runner.
-BODY_WRAPPER = """
+# Seed the readout's draws (numpy's global generator, READOUT_SEED in the environment) where the 1000 splits start:
+# a prelude of brainscore_runs.wrapper (also tests/reference/suite_table.py's).
+SEEDING = """
 import os
 import numpy as np
 from brainscore_vision.benchmarks.igustibagus2024 import domain_transfer_analysis as analysis
@@ -48,6 +48,11 @@ def seeded(*args, **kwargs):
     np.random.seed(int(os.environ['READOUT_SEED']))  # the 1000 splits' train_test_split draws start here
     return result
 analysis.get_crossdomain_data_dictionary = seeded
+"""
+
+# Run inside the reference venv: make ``import torchvision`` work, seed the readout's draws, record the per-domain
+# accuracies, run the runner.
+BODY_WRAPPER = SEEDING + """
 call = analysis._OOD_AnalysisBenchmark.__call__
 def recorded(self, candidate):
     score = call(self, candidate)
@@ -71,8 +76,8 @@ def main():
     from brainscore_runs import seeded_alexnet_weights
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
@@ -106,7 +111,7 @@ def main():
                     "with alexnet, torch.manual_seed(0) weights; the readout's splits drawn after "
                     f"np.random.seed({SEED}); see tests/reference/make_igustibagus2024_reference.py",
             "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_igustibagus2024_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py",
+                       "--brainscore-python .venv-reference/bin/python --runner tests/reference/brainscore_runner.py",
             "readout_seed": SEED,
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),

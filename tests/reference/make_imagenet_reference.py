@@ -3,10 +3,9 @@ tests/test_imagenet.py.
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_imagenet_reference.py --tool PATH/TO/brainscore_reference.py \
-        [--bsref /work/bsref/.venv/bin/python] [--only ImageNet-top1|ImageNet-C-noise-top1]
+    .venv/bin/python tests/reference/make_imagenet_reference.py [--only ImageNet-top1|ImageNet-C-noise-top1]
 
-ImageNet-C-noise-top1: ``brainscore_reference.py`` (the project's tool that serves each file Brain-Score asks for
+ImageNet-C-noise-top1: ``tests/reference/brainscore_runner.py`` (this repository's runner that serves each file Brain-Score asks for
 from a folder under the object name it would download) on tests/engineering_fixtures.write_imagenet_c's
 ``imagenet_c.noise`` files: Brain-Score's benchmark finds no folder of its own machines and loads the registered
 stimulus set whole (its public path), then runs the label task per corruption type and level.
@@ -63,8 +62,9 @@ print(json.dumps(result))
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     parser.add_argument("--only", choices=("ImageNet-top1", "ImageNet-C-noise-top1"))
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}, "fixture_sha1": {}}
@@ -73,7 +73,7 @@ def main():
     if args.only != "ImageNet-C-noise-top1":
         imagenet(args, stored)
     stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_imagenet_reference.py "
-                         "(in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
+                         "(in .venv-reference: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
     print(json.dumps(stored["benchmarks"], indent=1))

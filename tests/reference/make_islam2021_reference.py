@@ -2,10 +2,9 @@
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_islam2021_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_islam2021_reference.py
 
-(``brainscore_reference.py``: the project's tool that runs a Brain-Score benchmark on local fixture files, serving
+(``tests/reference/brainscore_runner.py``: this repository's runner that runs a Brain-Score benchmark on local fixture files, serving
 each file Brain-Score asks for from a folder under the object name it would download.)
 
 The fixture store (tests/engineering_fixtures.write_islam2021, seed 0: byte-identical files each run) and a
@@ -38,12 +37,12 @@ RUNNER = """
 import importlib.util, json, sys
 import numpy as np
 tool_path, fixtures, out, identifiers = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-spec = importlib.util.spec_from_file_location("brainscore_reference", tool_path)
+spec = importlib.util.spec_from_file_location("brainscore_runner", tool_path)
 tool = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tool)
 from pathlib import Path
 served = []
-tool.install_fixture_source(Path(fixtures).resolve(), served, False)
+tool.serve_store(Path(fixtures).resolve(), served)
 from brainscore_vision import load_benchmark, load_model
 model = load_model("alexnet")
 results = {}
@@ -66,8 +65,9 @@ def main():
     from make_behaviour_families_reference import SHIM
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bs-islam-"))
     store, home = work / "store", work / "torch_home"
@@ -88,7 +88,7 @@ def main():
         entry["weights"] = "seeded"
     stored = {"benchmarks": result["benchmarks"], "versions": result["versions"], "fixture_sha1": sums,
               "command": ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_islam2021_reference.py "
-                          "(brainscore_reference.py in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")}
+                          "(brainscore_runner.py in .venv-reference: brainscore-vision 2.4.2, torch 2.13.0+cpu)")}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
     print(json.dumps({i: e["score"] for i, e in stored["benchmarks"].items()}, indent=1))

@@ -2,8 +2,7 @@
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_kato2026_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_kato2026_reference.py
 
 As tests/reference/make_scialom2024_reference.py (same shim, same tool, ``BS_INSTALL_DEPENDENCIES=no
 RESULTCACHING_DISABLE=1``): the fixture store ``tests/behaviour_fixtures_kato.write_store`` (seed 0, byte-identical
@@ -32,8 +31,9 @@ def main():
     from brainscore_runs import behaviour_references
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     parser.add_argument("--only", nargs="*", help="these benchmarks only (merged into the stored file)")
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if args.only and OUT.exists() else None

@@ -4,10 +4,9 @@ files and a seeded alexnet: the fixture tests/data/majaj_temporal_reference.json
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner (the project tool
-brainscore_reference.py, whose file source serves Brain-Score's requests from a folder):
+tests/reference/brainscore_runner.py, whose file source serves Brain-Score's requests from a folder):
 
-    BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_majaj_temporal_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py
+    BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_majaj_temporal_reference.py
 
 Brain-Score's benchmark returns one ceiled score per 10-ms bin (a bare 1-D array: ``explained_variance`` builds
 ``Score(raw ** 2 / ceiling)`` from numpy values, so its dimension is ``dim_0``; its ``raw`` and ``ceiling`` attributes
@@ -45,7 +44,7 @@ from pathlib import Path
 import numpy as np
 runner, fixtures, identifier, out = sys.argv[1:5]
 served = []
-runpy.run_path(runner)['install_fixture_source'](Path(fixtures).resolve(), served, False)
+runpy.run_path(runner)['serve_store'](Path(fixtures).resolve(), served)
 from brainscore_vision import load_benchmark, load_model
 score = load_benchmark(identifier)(load_model('alexnet'))
 import pickle
@@ -81,8 +80,8 @@ def main():
     import brainscore_runs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--region-layers", default=None, help='JSON {region: layer} overriding the plugin\'s map, '
@@ -116,8 +115,8 @@ def main():
                     "files (seed 0) with alexnet, torch.manual_seed(0) weights: per 10-ms bin ceiled score, raw, "
                     "ceiling and the raw score's error; see tests/reference/make_majaj_temporal_reference.py",
             "command": "BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_majaj_temporal_reference.py "
-                       "--brainscore-python /work/bsref/.venv/bin/python "
-                       "--runner PATH/TO/brainscore_reference.py",
+                       "--brainscore-python .venv-reference/bin/python "
+                       "--runner tests/reference/brainscore_runner.py",
             "fixture_sha1": sums,
             "weights_state_sha256": neural_family_fixtures.state_digest(__import__("torch").load(weights)),
             "versions": versions,

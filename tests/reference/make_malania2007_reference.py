@@ -2,15 +2,14 @@
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_malania2007_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_malania2007_reference.py
 
-(``brainscore_reference.py``: the project's tool that runs a Brain-Score benchmark on local fixture files, serving
+(``tests/reference/brainscore_runner.py``: this repository's runner that runs a Brain-Score benchmark on local fixture files, serving
 each file Brain-Score asks for from a folder under the object name it would download.)
 
 The fixture store (tests/malania_fixtures.write_store, seed 0: byte-identical files each run) and a TORCH_HOME with
 the seeded alexnet (``torch.manual_seed(0)``, tests/behaviour_fixtures_families.write_torch_home 'seeded'); then, per
-benchmark, ``brainscore_reference.py --fixtures STORE --benchmark ID --model alexnet`` in the reference venv
+benchmark, ``brainscore_runner.py --store STORE --benchmark ID --model alexnet`` in the reference venv
 (``BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1``), through the shim that defines torchvision's two missing op
 schemas first (as make_behaviour_families_reference.py). Everything else is Brain-Score's code: loaders,
 place_on_screen, microsaccades, the probabilities readout, the threshold metrics and ceilings. Writes
@@ -82,8 +81,9 @@ def main():
     import malania_fixtures as mf
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     parser.add_argument("--only", nargs="*", help="identifiers (default: all of BENCHMARKS and INFORMATIVE)")
     args = parser.parse_args()
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"benchmarks": {}}
@@ -119,7 +119,7 @@ def main():
         stored["versions"] = result["versions"]
         print(json.dumps({identifier: stored[section][identifier]}), flush=True)
     stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_malania2007_reference.py "
-                         "--tool brainscore_reference.py (in /work/bsref/.venv: brainscore-vision 2.4.2)")
+                         "(brainscore_runner.py in .venv-reference: brainscore-vision 2.4.2)")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
 

@@ -2,8 +2,7 @@
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_maniquet2024_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_maniquet2024_reference.py
 
 As tests/reference/make_kato2026_reference.py (same shim, one interpreter for both benchmarks): the fixture store
 ``tests/behaviour_fixtures_maniquet.write_store`` (seed 0) and a TORCH_HOME with the seeded alexnet
@@ -29,8 +28,9 @@ def main():
     from brainscore_runs import behaviour_references
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     args = parser.parse_args()
     behaviour_references(bsref=args.bsref, tool=args.tool, identifiers=BENCHMARKS, write_store=fm.write_store,
                          write_torch_home=lambda home: ff.write_torch_home(home, "seeded"), weights="seeded",

@@ -5,7 +5,7 @@ tests/test_marques2020_workflow.py.
 Runs in the reference venv (never in brainpipe's .venv), on the files that test keeps:
 
     BRAINPIPE_KEEP_MARQUES=/tmp/marques .venv/bin/python -m pytest -m slow tests/test_marques2020_workflow.py
-    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 /work/bsref/.venv/bin/python \\
+    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 .venv-reference/bin/python \\
         tests/reference/make_marques2020_reference.py /tmp/marques tests/data/properties_chain/marques2020.json
 
 What is Brain-Score's: ``load_benchmark(identifier)`` for each of the 22 identifiers — its data plugin's loaders

@@ -4,10 +4,9 @@ fixture tests/data/neural_families_reference.json of tests/test_neural_families.
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner
-(the project tool brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+(tests/reference/brainscore_runner.py, which serves Brain-Score's file requests from a folder):
 
     .venv/bin/python tests/reference/make_neural_families_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Sanghavi2020.V4-pls ...]
 
 For each benchmark the runner calls Brain-Score's ``load_benchmark(id)(load_model('alexnet'))``: its data plugin's
@@ -45,8 +44,8 @@ def main():
     import neural_family_fixtures
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--benchmarks", nargs="*", default=list(BENCHMARKS))
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()

@@ -1,11 +1,9 @@
 """Brain-Score's own OST metric, run on synthetic temporal features, stored for tests/test_ost.py.
 
-Run with a *separate* reference environment that has Brain-Score and TensorFlow (never brainpipe's .venv)::
+Run with the reference venv, which has Brain-Score and TensorFlow (never brainpipe's .venv)::
 
-    python3 -m venv /work/bsref-tf/.venv
-    BS_INSTALL_DEPENDENCIES=no /work/bsref-tf/.venv/bin/pip install torch==2.13.0 torchvision==0.28.0 \\
-        tensorflow-cpu brainscore-vision==2.4.2
-    BS_INSTALL_DEPENDENCIES=no /work/bsref-tf/.venv/bin/python tests/reference/make_ost_reference.py
+    make reference-venv
+    BS_INSTALL_DEPENDENCIES=no .venv-reference/bin/python tests/reference/make_ost_reference.py
 
 (``BS_INSTALL_DEPENDENCIES=no``: Brain-Score's plugin loader otherwise pip-installs each plugin's requirements,
 including a CUDA torch.) Versions used for the stored file: tensorflow-cpu 2.21.0 (Keras 3.15.1),
@@ -216,7 +214,7 @@ def main():
     summary = {
         "what": "Brain-Score's OSTCorrelation (TensorFlow classifier) on tests/reference/make_ost_reference.py's "
                 "synthetic features; 'fixed': the same metric with given probabilities instead of the classifier",
-        "command": "BS_INSTALL_DEPENDENCIES=no /work/bsref-tf/.venv/bin/python tests/reference/make_ost_reference.py",
+        "command": "BS_INSTALL_DEPENDENCIES=no .venv-reference/bin/python tests/reference/make_ost_reference.py",
         "shape": list(features.shape), "tf_score": store["tf_score"].tolist(),
         "tf_split_scores": store["tf_split_scores"].tolist(), "tf_bins_per_split": store["tf_n_bins"].tolist(),
         "tf_seconds": round(seconds, 1), "fixed_score": store["fixed_score"].tolist(),

@@ -4,7 +4,7 @@ tests/test_properties_workflow.py (the SyntheticGratings demo, Ringach2002's pro
 
 Runs in the reference venv (never in brainpipe's .venv), after the workflow has run in WORKDIR:
 
-    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 /work/bsref/.venv/bin/python \\
+    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 .venv-reference/bin/python \\
         tests/reference/make_properties_chain_reference.py WORKDIR tests/data/properties_chain/demo.json
 
 For each model it serves brainpipe's activation files (results/activations/<model>/<set>/<layer>.nc, with the

@@ -2,12 +2,10 @@
 """Brain-Score 2.4.2's own property, metric and ceiling code run on generated arrays: the fixtures of
 tests/test_properties_reference.py.
 
-Runs in a separate venv that has brainscore-vision 2.4.2 (never in brainpipe's .venv):
+Runs in the reference venv that has brainscore-vision 2.4.2 (never in brainpipe's .venv):
 
-    python3 -m venv /work/bsref/.venv
-    BS_INSTALL_DEPENDENCIES=no /work/bsref/.venv/bin/pip install brainscore-vision==2.4.2
-    /work/bsref/.venv/bin/pip install torch==2.13.0 torchvision==0.28.0   # in place of the CUDA torch it pulls
-    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 /work/bsref/.venv/bin/python \
+    make reference-venv
+    BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 .venv-reference/bin/python \
         tests/reference/make_properties_reference.py tests/data/properties
 
 It generates (numpy RandomState 2020) model responses to the grating and texture grids of the Marques2020
@@ -422,7 +420,7 @@ def main(out: Path):
     from importlib.metadata import version
     meta = {
         "made_by": "tests/reference/make_properties_reference.py",
-        "command": "BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 /work/bsref/.venv/bin/python "
+        "command": "BS_INSTALL_DEPENDENCIES=no RESULTCACHING_DISABLE=1 .venv-reference/bin/python "
                    "tests/reference/make_properties_reference.py tests/data/properties",
         "bootstrap_seed": SEED, "generator_seed": GENERATOR_SEED,
         "versions": {"brainscore_vision": version("brainscore_vision"), "brainscore_core": version("brainscore_core"),

@@ -2,8 +2,7 @@
 
 Run with brainpipe's venv (it writes the fixtures); Brain-Score runs in the separate reference venv::
 
-    .venv/bin/python tests/reference/make_scialom2024_reference.py \\
-        --tool PATH/TO/brainscore_reference.py [--bsref /work/bsref/.venv/bin/python]
+    .venv/bin/python tests/reference/make_scialom2024_reference.py
 
 As tests/reference/make_behaviour_families_reference.py (same shim, same tool, ``BS_INSTALL_DEPENDENCIES=no
 RESULTCACHING_DISABLE=1``): the fixture store ``write_store(STORE, ('Scialom2024',))`` (seed 0, byte-identical each
@@ -37,8 +36,9 @@ def main():
     from make_behaviour_families_reference import SHIM
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bsref", default="/work/bsref/.venv/bin/python")
-    parser.add_argument("--tool", required=True, help="the brainscore_reference.py tool (see the docstring)")
+    parser.add_argument("--bsref", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    parser.add_argument("--tool", default=str(REPO / "tests" / "reference" / "brainscore_runner.py"),
+                        help="the Brain-Score runner")
     args = parser.parse_args()
     stored = {"benchmarks": {}}
     work = Path(tempfile.mkdtemp(prefix="bs-scialom-"))
@@ -62,7 +62,7 @@ def main():
         stored["versions"] = result["versions"]
         print(json.dumps({identifier: stored["benchmarks"][identifier]}), flush=True)
     stored["command"] = ("BS_INSTALL_DEPENDENCIES=no .venv/bin/python tests/reference/make_scialom2024_reference.py "
-                         "(brainscore_reference.py in /work/bsref/.venv: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
+                         "(brainscore_runner.py in .venv-reference: brainscore-vision 2.4.2, torch 2.13.0+cpu)")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
 

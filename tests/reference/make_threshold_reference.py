@@ -2,7 +2,7 @@
 
 Run in the Brain-Score reference venv (it needs brainscore_vision and OpenCV; nothing of brainpipe)::
 
-    BS_INSTALL_DEPENDENCIES=no /work/bsref/.venv/bin/python tests/reference/make_threshold_reference.py
+    BS_INSTALL_DEPENDENCIES=no .venv-reference/bin/python tests/reference/make_threshold_reference.py
 
 Writes tests/data/threshold_reference.json: per case the inputs (x values, correct / incorrect presentations,
 human thresholds) and what Brain-Score's code returns for them (brainscore_vision.metrics.threshold.metric
@@ -110,7 +110,7 @@ def main():
     from brainscore_vision.benchmarks.malania2007.benchmark import filter_baseline_subjects
     from brainscore_vision.model_helpers.activations.core import MicrosaccadeHelper
 
-    out = {"command": "BS_INSTALL_DEPENDENCIES=no /work/bsref/.venv/bin/python "
+    out = {"command": "BS_INSTALL_DEPENDENCIES=no .venv-reference/bin/python "
                       "tests/reference/make_threshold_reference.py", "fast_alphas": FAST_ALPHAS, "thresholds": {}}
     import brainscore_vision.metrics.threshold.metric as metric_module
     full_defaults = metric_module.grid_search.__defaults__

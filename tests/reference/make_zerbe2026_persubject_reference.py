@@ -4,10 +4,9 @@ tests/zerbe2026_fixtures.py's ``write_persubject_store`` files and a seeded alex
 tests/data/zerbe2026_persubject_reference.json of tests/test_zerbe2026_persubject.py.
 
 Run with brainpipe's venv and point it at the reference venv with brainscore-vision 2.4.2 (never installed into
-brainpipe's .venv) and at the reference runner (the project tool brainscore_reference.py):
+brainpipe's .venv) and at the reference runner (tests/reference/brainscore_runner.py):
 
     .venv/bin/python tests/reference/make_zerbe2026_persubject_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Zerbe2026_fmri_persubject.V1-tau-ridgecv ...]
 
 As tests/reference/make_zerbe2026_reference.py (whose stand-in for ``laion_fmri.splits.get_split_masks`` this

@@ -4,10 +4,9 @@ alexnet: the fixture tests/data/zerbe2026_reference.json of tests/test_zerbe2026
 
 Run with brainpipe's venv (it writes the fixture files and the weights) and point it at the reference venv that has
 brainscore-vision 2.4.2 (never installed into brainpipe's .venv) and at the reference runner (the project tool
-brainscore_reference.py, which serves Brain-Score's file requests from a folder):
+tests/reference/brainscore_runner.py, which serves Brain-Score's file requests from a folder):
 
     .venv/bin/python tests/reference/make_zerbe2026_reference.py \\
-        --brainscore-python /work/bsref/.venv/bin/python --runner PATH/TO/brainscore_reference.py \\
         [--benchmarks Zerbe2026_fmri.V1-tau-ridgecv ...]
 
 Brain-Score's LAION-fMRI plugin reads three things besides its S3 assemblies: the split lists of the
@@ -64,8 +63,8 @@ def main(benchmarks=BENCHMARKS, out=OUT, write_store=None, script=Path(__file__)
     import brainscore_runs
 
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    ap.add_argument("--brainscore-python", required=True)
-    ap.add_argument("--runner", required=True, type=Path)
+    ap.add_argument("--brainscore-python", default=str(REPO / ".venv-reference" / "bin" / "python"))
+    ap.add_argument("--runner", type=Path, default=str(REPO / "tests" / "reference" / "brainscore_runner.py"))
     ap.add_argument("--benchmarks", nargs="*", default=benchmarks)
     ap.add_argument("--out", type=Path, default=out)
     args = ap.parse_args()

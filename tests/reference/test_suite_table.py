@@ -1,0 +1,129 @@
+"""The suite store, the Brain-Score runner and the committed reference table (tests/data/reference/suite_table.tsv).
+
+* Fast: the store's groups give every Brain-Score 2.4.2 identifier exactly one group; a group written alone has a
+  manifest and checksums.json that are the files' own sha1s; the table has exactly the rows its record
+  (suite_table.json) says were run, each row's |Δ| is the difference of its numbers, and every row where a side has
+  no number says why; the runner parses its arguments and defines its file source without the reference venv; the
+  Makefile's reference venv installs the CPU torch first and Brain-Score without plugin installs.
+* Slow: the documented store command, then brainpipe's side of the table rerun from that store for a sample of
+  families, equal to the committed rows within :data:`TOLERANCE` (it fails when a number drifts).
+"""
+
+import hashlib
+import json
+import math
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import suite_store
+import suite_table
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "tests" / "reference" / "brainscore_runner.py"
+#: Families rerun by the slow test (a neural PLS and a behavioural label-task family: about a minute each).
+SAMPLE = ("Rajalingham2020", "Geirhos2021colour")
+#: brainpipe against its own committed numbers: the same code on the same files, so only floating-point noise.
+TOLERANCE = 1e-6
+
+
+def test_every_identifier_is_in_exactly_one_group():
+    counts = {}
+    for group in suite_store.groups():
+        for identifier in suite_store.group_identifiers(group):
+            counts[identifier] = counts.get(identifier, 0) + 1
+    identifiers = suite_store.identifiers()
+    assert len(identifiers) == 291
+    assert {i: counts.get(i, 0) for i in identifiers if counts.get(i, 0) != 1} == {}
+    assert [g.name for g in suite_store.groups()].count("Li2026") == 1
+
+
+def test_a_group_alone_writes_files_manifest_and_checksums(tmp_path):
+    manifest = suite_store.write_suite_store(tmp_path, "small", only=["Li2026"], log=lambda *_: None)
+    checksums = json.loads((tmp_path / "checksums.json").read_text())
+    assert checksums == manifest["files"] == json.loads((tmp_path / "manifest.json").read_text())["files"]
+    assert sorted(checksums) == ["assy_Li2026_Assembly.nc", "stimulus_Li2026_Stimuli.csv",
+                                 "stimulus_Li2026_Stimuli.zip"]
+    for name, sha1 in checksums.items():
+        assert hashlib.sha1((tmp_path / name).read_bytes()).hexdigest() == sha1
+    li2026 = [i for i in suite_store.identifiers() if i.startswith("Li2026.")]
+    assert manifest["groups"]["Li2026"]["identifiers"] == li2026 and len(li2026) == 12
+    assert not set(li2026) & set(manifest["unwritable"])
+    # every other identifier is listed as not written yet, none silently missing
+    assert set(manifest["identifiers"]) == set(li2026)
+    assert not list(tmp_path.glob(".writing-*"))  # the scratch folder is gone
+
+
+def test_the_table_has_a_row_per_identifier_it_claims_and_consistent_numbers():
+    table = suite_table.read_table()
+    record = json.loads(suite_table.META.read_text())
+    claimed = {i for group in record["groups"].values() for i in group["identifiers"]}
+    assert table and set(table) == claimed
+    groups = {i: g.name for g in suite_store.groups() for i in suite_store.group_identifiers(g)}
+    for identifier, row in table.items():
+        assert row["group"] == groups[identifier], identifier
+        for key in ("score", "raw", "ceiling"):
+            ours, theirs, delta = row[f"bp_{key}"], row[f"bs_{key}"], row[f"d_{key}"]
+            if ours is None or theirs is None or math.isnan(ours) or math.isnan(theirs):
+                assert delta is None or math.isnan(delta), (identifier, key)
+            else:
+                assert delta == pytest.approx(abs(ours - theirs), rel=1e-9, abs=1e-15), (identifier, key)
+        for side in ("bp", "bs"):
+            if row[f"{side}_score"] is None or math.isnan(row[f"{side}_score"]):
+                assert row["note"], f"{identifier}: no {side} score and no note saying why"
+
+
+def test_the_runner_parses_and_defines_its_file_source_without_brainscore():
+    shown = subprocess.run([sys.executable, str(RUNNER), "--help"], capture_output=True, text=True)
+    assert shown.returncode == 0 and "--store" in shown.stdout and "--keep-going" in shown.stdout, shown.stderr
+    namespace = runpy.run_path(str(RUNNER))  # module level: no Brain-Score import
+    assert {"serve_store", "score_one", "import_torchvision", "main"} <= set(namespace)
+    refused = subprocess.run([sys.executable, str(RUNNER), "--store", "x", "--benchmark", "a", "b", "--out", "o"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and "--out takes one benchmark" in refused.stderr
+
+
+def test_make_reference_venv_installs_cpu_torch_first_and_no_plugin_requirements(tmp_path):
+    venv = tmp_path / "ref"
+    steps = subprocess.run(["make", "-n", "reference-venv", f"REFERENCE_VENV={venv}"], cwd=ROOT, capture_output=True,
+                           text=True)
+    assert steps.returncode == 0, steps.stderr
+    lines = steps.stdout.splitlines()
+    torch = next(n for n, line in enumerate(lines) if "torch==2.13.0+cpu" in line)
+    brainscore = next(n for n, line in enumerate(lines) if "requirements-reference.txt" in line)
+    assert torch < brainscore and "torchvision==0.28.0" in lines[torch]
+    assert lines[brainscore].startswith("BS_INSTALL_DEPENDENCIES=no ")
+    pins = (ROOT / "tests" / "reference" / "requirements-reference.txt").read_text()
+    assert "brainscore-vision==2.4.2" in pins and "\ntorch" not in pins  # torch only from the CPU step
+    assert ".venv-reference/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+@pytest.mark.slow
+def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(tmp_path):
+    """The documented store command, then brainpipe's side of the table for SAMPLE, against the committed rows."""
+    store = tmp_path / "store"
+    written = subprocess.run([sys.executable, str(ROOT / "tests" / "reference" / "suite_store.py"), "--scale",
+                              "small", "--out", str(store)], capture_output=True, text=True, timeout=1800)
+    assert written.returncode == 0, written.stderr[-3000:]
+    manifest = json.loads((store / "manifest.json").read_text())
+    assert len(manifest["identifiers"]) + len(set(manifest["unwritable"]) - set(manifest["identifiers"])) == 291
+    committed = suite_table.read_table()
+    sample = [i for i in committed if suite_store.family_of(i) in SAMPLE]
+    assert {suite_store.family_of(i) for i in sample} == set(SAMPLE), "the committed table lacks a sampled family"
+    out = tmp_path / "table.tsv"
+    rerun = subprocess.run([sys.executable, str(ROOT / "tests" / "reference" / "suite_table.py"), "--store",
+                            str(store), "--families", *SAMPLE, "--side", "brainpipe", "--out", str(out),
+                            "--work", str(tmp_path / "work")], capture_output=True, text=True, timeout=3000)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    ours = suite_table.read_table(out)
+    assert set(ours) == set(sample)
+    for identifier in sample:
+        for key in ("score", "raw", "ceiling"):
+            now, then = ours[identifier][f"bp_{key}"], committed[identifier][f"bp_{key}"]
+            if then is None:
+                assert now is None, (identifier, key)
+            else:
+                assert now == pytest.approx(then, abs=TOLERANCE, nan_ok=True), (identifier, key, now, then)
