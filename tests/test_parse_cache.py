@@ -145,47 +145,6 @@ def test_the_file_keeps_the_most_recent_answers(tmp_path, monkeypatch):
         parse_cache.use(None)
 
 
-LIBRARY_CODE = """
-import sys
-from brainpipe.pipeline import parse_cache, workflow_config
-parse_cache.use(sys.argv[1])
-print(workflow_config.library_code("behaviour/ceiled", "pipeline/scoring"))
-print(workflow_config._canonical.cache_info().misses)
-"""
-
-
-def test_code_fingerprints_come_from_the_cache_and_follow_each_edit(tmp_path, monkeypatch):
-    """A second start takes the rules' code fingerprints from the cache without parsing a module; an edited module
-    gets a new fingerprint (it is keyed by the modules' texts), and the old text its old one again."""
-    from brainpipe.pipeline import parse_cache, workflow_config
-
-    cache = tmp_path / "parse_cache.json"
-    run = lambda: subprocess.run([sys.executable, "-c", LIBRARY_CODE, str(cache)], capture_output=True, text=True,  # noqa: E731
-                                 cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, check=True).stdout.split()
-    computed, parsed = run()
-    assert int(parsed) == 2 and json.loads(cache.read_text())["entries"]  # written when the process exited
-    assert run() == [computed, "0"]  # from the cache: no module parsed
-    parse_cache.use(None)
-    assert workflow_config.library_code("behaviour/ceiled", "pipeline/scoring") == computed  # what it stands for
-
-    root = tmp_path / "src" / "brainpipe"
-    (root / "neural").mkdir(parents=True)
-    module = root / "neural" / "fit.py"
-    module.write_text("from .stats import mean\n\nSCALE = 1\n")
-    monkeypatch.setattr(workflow_config, "LIBRARY_ROOT", root)
-    parse_cache.use(cache)
-    try:
-        first = workflow_config.library_code("neural/fit")
-        module.write_text("from .stats import mean\n\nSCALE = 2\n")
-        second = workflow_config.library_code("neural/fit")
-        module.write_text("from .stats import mean\n\nSCALE = 1\n")
-        assert first != second and workflow_config.library_code("neural/fit") == first
-        parse_cache.use(None)  # the same values uncached
-        assert workflow_config.library_code("neural/fit") == first
-    finally:
-        parse_cache.use(None)
-
-
 def test_file_digests_are_kept_per_file_version(tmp_path, monkeypatch):
     """A weights file is hashed once per version (path, size, modification time), across processes."""
     import hashlib

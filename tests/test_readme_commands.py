@@ -49,6 +49,13 @@ ELSEWHERE = {
     "brainpipe list --config FILE": "FILE is a placeholder: tests/test_cli.py::"
         "test_list_names_line_and_column_of_a_yaml_error_in_config runs it on an overlay with a tab",
     "snakemake --report report.html": "needs a finished grid; report inputs (leaderboard, plots): tests/test_report.py",
+    ".venv/bin/python tests/reference/suite_store.py --scale small --out /tmp/suite-store":
+        "tests/reference/test_suite_table.py::test_brainpipe_side_from_the_store_reproduces_the_committed_rows runs "
+        "it (into a temporary folder)",
+    ".venv/bin/python tests/reference/suite_table.py --store /tmp/suite-store --families Rajalingham2020 "
+    "Geirhos2021colour 'Baker2022*' Gifford2022 Coggan2024_fMRI": "needs the reference venv (make reference-venv) "
+        "for Brain-Score's side; brainpipe's side of two of these families (--side brainpipe): "
+        "tests/reference/test_suite_table.py::test_brainpipe_side_from_the_store_reproduces_the_committed_rows",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
         "README's --only command, run here",
@@ -60,6 +67,9 @@ ELSEWHERE = {
     "snakemake --cores 8 results/alexnet/MajajHong2015.IT-pls.json":
         "the real run needs the network; dry-run here, and the same pipeline on a local HTTP server: "
         "tests/test_real_data_workflow.py::test_alexnet_on_majajhong_it_downloads_checks_and_scores",
+    **{f".venv/bin/python -m brainpipe.pipeline.stage_code {command}": "record and bump rewrite the committed table: "
+       "tests/pipeline/test_stage_code.py::test_the_documented_commands_do_what_the_docs_say runs the three as shown, "
+       "in a copy" for command in ("check", "record fit_fold", "bump fit_fold")},
 }
 # Where a command is also run for real elsewhere (the dry run here checks the README's spelling of it).
 ALSO_RUN_BY = {"make demo": "tests/test_workflow.py (the grid end to end)", "make test": "this suite",

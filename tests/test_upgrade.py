@@ -36,9 +36,10 @@ def checkout_of(commit, destination):
 
 
 def current_code(destination):
-    """This checkout's workflow and library, copied now (new modification times, as `git pull` gives them)."""
+    """This checkout's workflow and library, copied now (new modification times, as `git pull` gives them), with
+    profiles/default, which Snakemake reads beside the Snakefile (the rerun triggers)."""
     destination.mkdir()
-    for name in ("Snakefile", "workflow", "src", "config"):
+    for name in ("Snakefile", "workflow", "src", "config", "profiles"):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, destination / name, copy_function=shutil.copy,

@@ -164,68 +164,6 @@ def test_a_set_across_folders_keeps_its_files_after_they_are_written(tmp_path):
         ["m/A/l1.nc", "m/A/l2.nc", "m/B/l1.nc", "m/C/l1.nc"]] == load_layer_sets(plans)
 
 
-def test_library_code_fingerprint_follows_module_content():
-    from brainpipe.pipeline.workflow_config import library_code
-
-    assert library_code("data/demo") == library_code("data/demo")
-    assert library_code("data/demo") != library_code("data/screen")
-    assert library_code("data/demo", "data/screen") != library_code("data/demo")
-    with pytest.raises(FileNotFoundError):
-        library_code("no_such_module")
-
-
-def test_fingerprint_finds_every_import_ast_walk_finds():
-    """The rule fingerprints visit statements only (not every expression node, as ``ast.walk``): the same import
-    statements, so the same fingerprints (cache keys), wherever an import can stand."""
-    import ast
-
-    from brainpipe.pipeline.workflow_config import LIBRARY_ROOT, _statements
-
-    nested = ("import a\nclass C:\n    import b\n    def f(self):\n        if x:\n            import c\n"
-              "        else:\n            from . import d\n        for i in y:\n            import e\n"
-              "        else:\n            import f\n        while z:\n            import g\n"
-              "        with w:\n            import h\n        try:\n            import i\n"
-              "        except E:\n            import j\n        else:\n            import k\n"
-              "        finally:\n            import l\n        match v:\n            case 1:\n"
-              "                import m\nasync def g():\n    async with q:\n        import n\n"
-              "    async for r in s:\n        import o\n")
-    # (all 148 modules gave the same fingerprint both ways when this was written; a few with many nested imports
-    # here keep the test short)
-    sources = [nested] + [(LIBRARY_ROOT / f"{module}.py").read_text() for module in (
-        "pipeline/workflow_config", "behaviour/stages", "neural/metrics", "benchmarks/registry", "models/model_sources")]
-    found = []
-    for text in sources:
-        tree = ast.parse(text)
-        walked = {id(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
-        assert walked == {id(n) for n in _statements(tree.body) if isinstance(n, (ast.Import, ast.ImportFrom))}
-        found.append(len(walked))
-    assert found[0] == 15 and min(found) > 0
-
-
-def test_fingerprint_does_not_change_when_a_module_moves_package(tmp_path):
-    """Moving neural/stats.py into another package (and rewriting the imports of it, relative or absolute) leaves
-    the fingerprint of the modules that import it unchanged; changing what they import or compute changes it."""
-    import shutil
-
-    from brainpipe.pipeline.workflow_config import LIBRARY_ROOT, canonical_source
-
-    copy = tmp_path / "brainpipe"
-    shutil.copytree(LIBRARY_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    before = {name: canonical_source(copy / name, copy) for name in ("neural/ceiling.py", "neural/metrics.py")}
-    (copy / "neural/stats.py").rename(copy / "data/stats.py")
-    ceiling = copy / "neural/ceiling.py"
-    assert "from .stats import" in ceiling.read_text()
-    ceiling.write_text(ceiling.read_text().replace("from .stats import", "from brainpipe.data.stats import"))
-    metrics = copy / "neural/metrics.py"
-    metrics.write_text(metrics.read_text().replace("from .stats import", "from ..data.stats import"))
-    assert canonical_source(ceiling, copy) == before["neural/ceiling.py"]
-    assert canonical_source(metrics, copy) == before["neural/metrics.py"]
-    ceiling.write_text(ceiling.read_text().replace("stats import pearson_columns, sem,", "stats import pearson_columns,"))
-    assert canonical_source(ceiling, copy) != before["neural/ceiling.py"]  # another name imported
-    metrics.write_text(metrics.read_text() + "\nSPLIT_COORD = 'other'\n")
-    assert canonical_source(metrics, copy) != before["neural/metrics.py"]
-
-
 # ---- Structure: unknown keys with the nearest valid one, empty grids, reserved model names, YAML syntax ----
 
 import os

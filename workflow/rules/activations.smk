@@ -2,10 +2,10 @@
 # its own: adding a layer to a sweep extracts that layer only, and leaves the other layers' files, Gram matrices and
 # folds alone. One rule writes any single layer file; where several layers of a model × stimulus folder are missing
 # at once (a fresh grid, a sweep added), a rule per such set writes them together in one forward pass that stops at
-# the deepest of them (common.smk's layer_sets). Both kinds are the same rule text below, with the same params and
+# the deepest of them (PLAN.activations.layer_sets). Both kinds are the same rule text below, with the same params and
 # no list of layers among them, so Snakemake's params and code triggers see no difference between a file written
 # alone and one written with others, and a file stays up to date whatever layers are added or removed around it.
-for job in activations_rules():
+for job in PLAN.activations.rules(workflow.is_main_process, workflow._cores):
 
     rule:
         name:
@@ -15,7 +15,7 @@ for job in activations_rules():
         output:
             job.output,
         params:
-            **activations_params(job.folder),
+            **PLAN.activations.params(ACTIVATIONS_CODE, job.folder),
         wildcard_constraints:
             stimuli="[^/]+",
         threads: 2
@@ -36,4 +36,7 @@ for job in activations_rules():
         script:
             "../scripts/activations.py"
 
-    same_resources_as_per_layer_rule(job.name)
+    # --set-resources / --set-threads (e.g. the slurm profile's `activations: gpu: 0`) name the per-layer rule: a job
+    # that extracts several layers asks for the same
+    if job.name != "activations":
+        workflow.get_rule(job.name).resources = workflow.get_rule("activations").resources.copy()

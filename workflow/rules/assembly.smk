@@ -9,9 +9,9 @@ rule demo_assembly:
     output:
         "resources/assemblies/SyntheticShapes.nc",
     params:
-        code=library_code("data/demo", "data/stimuli"),
+        code=stage_code("demo_assembly"),
         # fixed key orders (per region: V4, IT), as Snakemake compares params as text
-        simulation=lambda wildcards: {k: by_region(config["synthetic_shapes"][k])
+        simulation=lambda wildcards: {k: PLAN.recordings.by_region(config["synthetic_shapes"][k])
                                       for k in ("neuroids", "repetitions", "noise", "seed")
                                       if k in config["synthetic_shapes"]},
     conda:
@@ -29,17 +29,17 @@ rule prepare_assembly:
         target="results/assemblies/{dataset}/{region}-{timing}/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-{timing}/repetitions.nc",
     params:
-        code=library_code("data/assembly"),
-        time_window=lambda wildcards: prepare_window(wildcards)[0],
-        bin_size=lambda wildcards: prepare_window(wildcards)[1],
+        code=stage_code("prepare_assembly"),
+        time_window=lambda wildcards: PLAN.recordings.window(wildcards)[0],
+        bin_size=lambda wildcards: PLAN.recordings.window(wildcards)[1],
         # files with overlapping bins (Sanghavi2020) are read at the one bin equal to the window
         exact_time_bin=lambda wildcards: wildcards.timing == "static"
-        and family_of_dataset(wildcards.dataset).exact_time_bin,
+        and PLAN.dataset_family(wildcards.dataset).exact_time_bin,
         # neuroids kept by a per-neuroid coordinate (Li2026: reliability_window > 0.4); one response per stimulus
-        neuroid_filter=lambda wildcards: [list(f) for f in family_of_dataset(wildcards.dataset).neuroid_filter],
-        single_response=lambda wildcards: family_of_dataset(wildcards.dataset).single_response,
+        neuroid_filter=lambda wildcards: [list(f) for f in PLAN.dataset_family(wildcards.dataset).neuroid_filter],
+        single_response=lambda wildcards: PLAN.dataset_family(wildcards.dataset).single_response,
         # stimuli shown to only some neuroids dropped (Cadena2017)
-        drop_nan_presentations=lambda wildcards: family_of_dataset(wildcards.dataset).drop_nan_presentations,
+        drop_nan_presentations=lambda wildcards: PLAN.dataset_family(wildcards.dataset).drop_nan_presentations,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:
@@ -62,10 +62,10 @@ rule prepare_aligned_assembly:
         target="results/assemblies/{dataset}/{region}-aligned/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-aligned/repetitions.nc",
     params:
-        code=library_code("data/time_align", "data/assembly"),
-        start=lambda wildcards: family_of_dataset(wildcards.dataset).temporal_window[0],
-        bin_size=lambda wildcards: family_of_dataset(wildcards.dataset).temporal_bin,
-        alignment=lambda wildcards: family_of_dataset(wildcards.dataset).time_alignment,
+        code=stage_code("prepare_aligned_assembly"),
+        start=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal_window[0],
+        bin_size=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal_bin,
+        alignment=lambda wildcards: PLAN.dataset_family(wildcards.dataset).time_alignment,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:
@@ -82,13 +82,13 @@ rule stimulus_columns:
     """The target (and ceiling trials) of a neural benchmark without recordings (Islam2021): its stimulus set's
     columns, one presentation per image in the CSV's order."""
     input:
-        lambda wildcards: f"resources/stimuli/{family_of_dataset(wildcards.dataset).stimulus_set}",
+        lambda wildcards: f"resources/stimuli/{PLAN.dataset_family(wildcards.dataset).stimulus_set}",
     output:
         "results/assemblies/{dataset}/stimuli.nc",
     params:
-        code=library_code("data/stimulus_columns"),
+        code=stage_code("stimulus_columns"),
     wildcard_constraints:
-        dataset="|".join(map(re.escape, stimulus_column_datasets())) or "(?!)",
+        dataset=alternatives(PLAN.recordings.stimulus_column_datasets()),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -108,12 +108,11 @@ rule prepare_selected_assembly:
         target="results/assemblies/{dataset}/{region}-selected/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-selected/repetitions.nc",
     params:
-        code=library_code("data/selection", "data/assembly", "neural/neuroid_consistency", "neural/ceiling",
-                          "neural/stats"),
-        time_window=lambda wildcards: list(family_of_dataset(wildcards.dataset).time_window),
-        exact_time_bin=lambda wildcards: family_of_dataset(wildcards.dataset).exact_time_bin,
-        threshold=lambda wildcards: family_of_dataset(wildcards.dataset).consistency_threshold,
-        include=lambda wildcards: [[c, list(v)] for c, v in family_of_dataset(wildcards.dataset).presentation_filter],
+        code=stage_code("prepare_selected_assembly"),
+        time_window=lambda wildcards: list(PLAN.dataset_family(wildcards.dataset).time_window),
+        exact_time_bin=lambda wildcards: PLAN.dataset_family(wildcards.dataset).exact_time_bin,
+        threshold=lambda wildcards: PLAN.dataset_family(wildcards.dataset).consistency_threshold,
+        include=lambda wildcards: [[c, list(v)] for c, v in PLAN.dataset_family(wildcards.dataset).presentation_filter],
         n_splits=10,
         random_state=1,
     resources:

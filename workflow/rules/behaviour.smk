@@ -14,7 +14,7 @@ rule demo_behaviour:
     output:
         "resources/assemblies/SyntheticShapesBehaviour.nc",
     params:
-        code=library_code("behaviour/demo", "data/stimuli"),
+        code=stage_code("demo_behaviour"),
         seed=lambda wildcards: config["synthetic_shapes"].get("seed", 0),
     conda:
         "../envs/brainpipe.yaml"
@@ -32,12 +32,12 @@ rule prepare_behaviour:
     output:
         "results/assemblies/{dataset}/behaviour.nc",
     params:
-        code=library_code("behaviour/data", "behaviour/_common"),
-        exclude_conditions=lambda wildcards: list(family_of_dataset(wildcards.dataset).exclude_conditions),
+        code=stage_code("prepare_behaviour"),
+        exclude_conditions=lambda wildcards: list(PLAN.dataset_family(wildcards.dataset).exclude_conditions),
         # a declared data set's coordinate names in its file (brainpipe name -> file name)
-        coords=lambda wildcards: dict(family_of_dataset(wildcards.dataset).coords),
+        coords=lambda wildcards: dict(PLAN.dataset_family(wildcards.dataset).coords),
     wildcard_constraints:
-        dataset="|".join(map(re.escape, behavioural_datasets())) or "(?!)",
+        dataset=alternatives(PLAN.recordings.behavioural_datasets()),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -50,12 +50,12 @@ rule prepare_behaviour:
 
 rule behaviour_task:
     input:
-        unpack(behaviour_task_inputs),
+        unpack(PLAN.behaviour.task_inputs),
     output:
         "results/behaviour/{model}/{task}/{stimuli}.nc",
     params:
-        code=library_code("behaviour/stages", "behaviour/tasks", "data/stimuli"),
-        spec=behaviour_task_spec,
+        code=stage_code("behaviour_task"),
+        spec=PLAN.behaviour.task_spec,
     wildcard_constraints:
         task="[^/]+",
         stimuli="[^/]+",
@@ -75,16 +75,15 @@ rule stimulus_target:
     """The target of a benchmark without human data (Hermann2020): its stimulus set's columns, one presentation per
     image, written where prepared human data would be."""
     input:
-        lambda wildcards: f"resources/stimuli/{family_of_dataset(wildcards.dataset).stimulus_set}",
+        lambda wildcards: f"resources/stimuli/{PLAN.dataset_family(wildcards.dataset).stimulus_set}",
     output:
         "results/assemblies/{dataset}/behaviour.nc",
     params:
-        code=library_code("behaviour/data", "behaviour/stimulus_targets", "behaviour/_common",
-                          "data/stimulus_columns"),
+        code=stage_code("stimulus_target"),
         # the ground-truth column (ObjectNet: synset), declared by the family's benchmarks
-        truth_column=lambda wildcards: stimulus_truth_column(family_of_dataset(wildcards.dataset)),
+        truth_column=lambda wildcards: PLAN.behaviour.stimulus_truth_column(PLAN.dataset_family(wildcards.dataset)),
     wildcard_constraints:
-        dataset="|".join(map(re.escape, stimulus_target_datasets())) or "(?!)",
+        dataset=alternatives(PLAN.recordings.stimulus_target_datasets()),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -101,29 +100,23 @@ rule score_behaviour:
     the score rule's provenance. The layer is the model's readout (or logits) layer for the task. A benchmark
     without human data reads its stimulus set's table instead of the stimulus_target stage's file."""
     input:
-        source=lambda wildcards: behaviour_output(wildcards.model, get_benchmark(wildcards.benchmark)),
-        target=behaviour_target,
-        ceiling=computed_ceiling,
+        source=lambda wildcards: PLAN.behaviour.output(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        target=PLAN.behaviour.target,
+        ceiling=PLAN.behaviour.computed_ceiling,
     output:
         "results/{model}/{benchmark}.json",
     params:
-        code=library_code("behaviour/stages", "behaviour/metrics", "behaviour/ceiled", "behaviour/normalise",
-                          "behaviour/result", "behaviour/_common", "behaviour/i1i2", "behaviour/error_consistency",
-                          "behaviour/accuracy", "behaviour/accuracy_delta", "behaviour/odd_one_out",
-                          "behaviour/shape_bias", "behaviour/confusion", "behaviour/condition_accuracy",
-                          "behaviour/value_delta", "behaviour/data", "behaviour/stimulus_targets",
-                          "data/stimulus_columns", "pipeline/scoring", "pipeline/headline", "benchmarks/base"),
-        definition=benchmark_definition,
-        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
-        committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
-        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
-        data=lambda wildcards: score_data(get_benchmark(wildcards.benchmark)),
-        benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
-        # a target built from the stimulus set (behaviour_target): its ground-truth column; null for human data
-        truth_column=lambda wildcards: (stimulus_truth_column(get_benchmark(wildcards.benchmark).family)
-                                        if get_benchmark(wildcards.benchmark).family.source == "stimuli" else None),
+        code=stage_code("score_behaviour"),
+        definition=PLAN.definition,
+        metric=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metric,
+        committed=lambda wildcards: PLAN.scores.committed_layer(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        model_spec=lambda wildcards: PLAN.scores.model_spec(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        data=lambda wildcards: PLAN.scores.data(PLAN.benchmark(wildcards.benchmark)),
+        benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
+        # a target built from the stimulus set (PLAN.behaviour.target): its ground-truth column; null for human data
+        truth_column=PLAN.behaviour.truth_column,
     wildcard_constraints:
-        benchmark=BEHAVIOUR_BENCHMARK,
+        benchmark=PLAN.patterns.behaviour_benchmark,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:

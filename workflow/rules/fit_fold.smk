@@ -4,24 +4,21 @@
 
 rule fit_fold:
     input:
-        source=fold_source,
-        target=lambda wildcards: prepared(wildcards, "target"),
+        source=PLAN.scores.fold_source,
+        target=lambda wildcards: PLAN.recordings.prepared(wildcards, "target"),
     output:
         "results/{model}/{benchmark}/layers/{layer}/fold{fold}.json",
     params:
-        code=library_code("neural/metrics", "neural/regression", "neural/gram_fit", "models/devices", "io/netcdf_arrays", "neural/representational",
-                          "neural/mask_regression",
-                          "neural/splits", "neural/stats", "benchmarks/base", "benchmarks/custom", "behaviour/stages", "behaviour/ceiled", "behaviour/result", "behaviour/i1i2",
-                          "behaviour/error_consistency", "behaviour/accuracy", "behaviour/odd_one_out"),
-        definition=benchmark_definition,
-        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
-        settings=lambda wildcards: get_benchmark(wildcards.benchmark).settings,
+        code=stage_code("fit_fold"),
+        definition=PLAN.definition,
+        metric=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metric,
+        settings=lambda wildcards: PLAN.benchmark(wildcards.benchmark).settings,
         device=config.get("device", "auto"),
     group:
         "folds"
     threads: 1
     resources:
-        mem_mb=fold_mem_mb,
+        mem_mb=lambda wildcards, input: fold_mem_mb(PLAN.benchmark(wildcards.benchmark), input.source, input.target),
         runtime=30,
     benchmark:
         "logs/timing/fit_fold/{model}/{benchmark}/{layer}/fold{fold}.tsv"

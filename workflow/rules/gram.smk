@@ -9,7 +9,7 @@ rule gram:
     output:
         "results/gram/{model}/{stimuli}/{layer}.nc",
     params:
-        code=library_code("neural/regression", "neural/gram_fit", "models/devices", "neural/metrics"),
+        code=stage_code("gram"),
         device=config.get("device", "auto"),
     wildcard_constraints:
         stimuli="[^/]+",

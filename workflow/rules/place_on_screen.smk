@@ -8,7 +8,7 @@ rule place_on_screen:
     output:
         directory("results/stimuli_on_screen/{stimulus_set}--target{target}--source{source}"),
     params:
-        code=library_code("data/screen", "data/stimuli"),
+        code=stage_code("place_on_screen"),
         # the exact degrees: the folder name writes them with every digit they need (data/screen.py
         # placed_identifier: 2.986667, not 2.99), and placement_degrees refuses a name it would not write
         target=lambda wildcards: screen.placement_degrees(wildcards.target),

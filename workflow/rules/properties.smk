@@ -10,18 +10,16 @@
 #   -> results/ceilings/<benchmark>.json (once per benchmark) -> results/<model>/<benchmark>/layers/<layer>.json
 #   -> results/<model>/<benchmark>.json (rule score, as every benchmark)
 
-PROPERTIES_CODE = ("properties/stages", "properties/neurons", "properties/stimulus_grid")
-
 
 rule properties_receptive_fields:
     input:
-        rf=lambda wildcards: neurons_inputs(wildcards, "receptive_field")["activations"],
-        rf_stimuli=lambda wildcards: neurons_inputs(wildcards, "receptive_field")["stimuli"],
-        blank=blank_file,
+        rf=lambda wildcards: PLAN.properties.neurons_inputs(wildcards, "receptive_field")["activations"],
+        rf_stimuli=lambda wildcards: PLAN.properties.neurons_inputs(wildcards, "receptive_field")["stimuli"],
+        blank=PLAN.properties.blank_file,
     output:
         "results/properties/{model}/{layer}/{neurons}/receptive_fields.nc",
     params:
-        code=library_code(*PROPERTIES_CODE),
+        code=stage_code("properties_receptive_fields"),
     wildcard_constraints:
         neurons="[^/]+",
     resources:
@@ -39,14 +37,14 @@ rule properties_receptive_fields:
 rule properties_firing_rates:
     input:
         positions="results/properties/{model}/{layer}/{neurons}/receptive_fields.nc",
-        orientation=lambda wildcards: neurons_inputs(wildcards, "orientation")["activations"],
-        orientation_stimuli=lambda wildcards: neurons_inputs(wildcards, "orientation")["stimuli"],
-        blank=blank_file,
+        orientation=lambda wildcards: PLAN.properties.neurons_inputs(wildcards, "orientation")["activations"],
+        orientation_stimuli=lambda wildcards: PLAN.properties.neurons_inputs(wildcards, "orientation")["stimuli"],
+        blank=PLAN.properties.blank_file,
     output:
         "results/properties/{model}/{layer}/{neurons}/firing_rate_map.json",
     params:
-        code=library_code(*PROPERTIES_CODE),
-        region=lambda wildcards: properties_family(wildcards.neurons).regions[0],
+        code=stage_code("properties_firing_rates"),
+        region=lambda wildcards: PLAN.properties.family(wildcards.neurons).regions[0],
     wildcard_constraints:
         neurons="[^/]+",
     resources:
@@ -63,16 +61,15 @@ rule properties_firing_rates:
 
 rule model_properties:
     input:
-        unpack(property_set_inputs),
+        unpack(PLAN.properties.property_set_inputs),
         positions="results/properties/{model}/{layer}/{neurons}/receptive_fields.nc",
         affine="results/properties/{model}/{layer}/{neurons}/firing_rate_map.json",
-        blank=blank_file,
+        blank=PLAN.properties.blank_file,
     output:
         "results/properties/{model}/{layer}/{neurons}/{property_set}.nc",
     params:
-        code=library_code(*PROPERTIES_CODE, "properties/sets", "properties/table", "properties/orientation",
-                          "properties/spatial_frequency", "properties/surround", "properties/texture"),
-        property_set=lambda wildcards: properties_measure(wildcards.neurons, wildcards.property_set)[1].property_set,
+        code=stage_code("model_properties"),
+        property_set=PLAN.properties.property_set_of,
     wildcard_constraints:
         neurons="[^/]+",
         # not the RF stage's file (a lookahead on the name with its suffix: Snakemake embeds this pattern in the path's)
@@ -91,16 +88,16 @@ rule model_properties:
 
 rule properties_ceiling:
     input:
-        data=lambda wildcards: properties_data_file(get_benchmark(wildcards.benchmark).measure.dataset),
+        data=PLAN.properties.benchmark_data_file,
     output:
         "results/ceilings/{benchmark}.json",
     params:
-        code=library_code("properties/stages", "properties/ceiling", "properties/ks_similarity"),
-        definition=benchmark_definition,
-        property=lambda wildcards: get_benchmark(wildcards.benchmark).measure.property,
+        code=stage_code("properties_ceiling"),
+        definition=PLAN.definition,
+        property=lambda wildcards: PLAN.benchmark(wildcards.benchmark).measure.property,
         seed=PROPERTIES_SEED,
     wildcard_constraints:
-        benchmark=PROPERTIES_BENCHMARK,
+        benchmark=PLAN.patterns.properties_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -113,19 +110,18 @@ rule properties_ceiling:
 
 rule properties_score_layer:
     input:
-        model=lambda wildcards: (lambda b: "results/properties/{model}/{layer}/%s/%s.nc" % (
-            b.family.neurons.name, property_set_key(b.measure)))(get_benchmark(wildcards.benchmark)),
-        data=lambda wildcards: properties_data_file(get_benchmark(wildcards.benchmark).measure.dataset),
+        model=PLAN.properties.model_file,
+        data=PLAN.properties.benchmark_data_file,
         ceiling="results/ceilings/{benchmark}.json",
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("properties/stages", "properties/ks_similarity"),
-        definition=benchmark_definition,
-        property=lambda wildcards: get_benchmark(wildcards.benchmark).measure.property,
+        code=stage_code("properties_score_layer"),
+        definition=PLAN.definition,
+        property=lambda wildcards: PLAN.benchmark(wildcards.benchmark).measure.property,
         seed=PROPERTIES_SEED,
     wildcard_constraints:
-        benchmark=PROPERTIES_BENCHMARK,
+        benchmark=PLAN.patterns.properties_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -142,7 +138,7 @@ rule demo_gratings:
     output:
         directory("resources/stimuli/SyntheticGratings_{kind}"),
     params:
-        code=library_code("properties/demo", "data/stimuli"),
+        code=stage_code("demo_gratings"),
         image_size=128,
     wildcard_constraints:
         kind="receptive_field|blank|orientation",
@@ -158,7 +154,7 @@ rule demo_properties:
     output:
         "resources/properties/SyntheticGratings_V1_properties.nc",
     params:
-        code=library_code("properties/demo"),
+        code=stage_code("demo_properties"),
         n_neurons=300,
         seed=0,
     conda:
@@ -169,25 +165,20 @@ rule demo_properties:
         "../scripts/demo_properties.py"
 
 
-PROPERTY_DATASETS = sorted({m.dataset for f in REGISTRY.families.values() if f.source == "brainio"
-                            for m in f.properties})
-
-
 rule fetch_properties:
     input:
-        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
+        local=lambda wildcards: sorted(PLAN.sources.on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
     output:
         "resources/properties/{dataset}.nc",
     params:
-        code=library_code("data/fetch", "data/catalog", "properties/stages"),
+        code=stage_code("fetch_properties"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
-        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
+        on_disk=lambda wildcards: PLAN.sources.on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
         # the properties its benchmarks read (each must be there with its bins)
-        properties=lambda wildcards: sorted({m.property for f in REGISTRY.families.values() for m in f.properties
-                                             if m.dataset == wildcards.dataset}),
+        properties=lambda wildcards: PLAN.properties.measured(wildcards.dataset),
     wildcard_constraints:
-        dataset="|".join(map(re.escape, PROPERTY_DATASETS)) or "(?!)",
+        dataset=alternatives(PLAN.properties.datasets),
     resources:
         downloads=1,
         runtime=60,

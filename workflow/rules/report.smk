@@ -7,25 +7,26 @@ from brainpipe.pipeline import report as reporting
 from brainpipe.pipeline.workflow_config import architecture_layers
 
 # one sweep and one per-fold figure per parent (at most a dozen benchmarks each: report.figure_groups)
-REPORT_PARENTS = reporting.benchmark_parents(config["benchmarks"], [get_benchmark(b) for b in config["benchmarks"]])
+REPORT_PARENTS = reporting.benchmark_parents(config["benchmarks"], [PLAN.benchmark(b) for b in config["benchmarks"]])
 FOLD_GROUPS = reporting.figure_groups(config["benchmarks"], REPORT_PARENTS)
 
 
 # neural or behavioural, metric, parent, data of each benchmark, from the definitions (config's registry)
-GRID_FACTS = {b: reporting.benchmark_facts(get_benchmark(b)) for b in config["benchmarks"]}
+GRID_FACTS = {b: reporting.benchmark_facts(PLAN.benchmark(b)) for b in config["benchmarks"]}
 
 
 rule sweep_table:
     """A model's score on one benchmark for every layer it scores (config model_zoo.<model>.sweep)."""
     input:
-        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
-                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+        layers=PLAN.scores.layer_scores,
     output:
         report("results/{model}/{benchmark}/sweep.tsv", caption="../report/sweep_table.rst", category="Layer sweeps",
                subcategory="{model}", labels={"result": "{benchmark} (table)"}),
     params:
-        committed=lambda wildcards: get_model(wildcards.model)["layers"][get_benchmark(wildcards.benchmark).model_region],
-        order=lambda wildcards: list(architecture_layers(get_model(wildcards.model)["architecture"])),
+        code=stage_code("sweep_table"),
+        committed=lambda wildcards: PLAN.model(wildcards.model)["layers"][
+            PLAN.benchmark(wildcards.benchmark).model_region],
+        order=lambda wildcards: list(architecture_layers(PLAN.model(wildcards.model)["architecture"])),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -36,18 +37,19 @@ rule sweep_table:
 
 rule leaderboard:
     input:
-        scores=grid_scores(),
-        ceilings=grid_ceilings(),  # score.smk: a benchmark whose data you have not supplied has none
+        scores=PLAN.grid.scores(),
+        ceilings=PLAN.grid.ceilings(),  # score.smk: a benchmark whose data you have not supplied has none
     output:
         csv=report("results/leaderboard.csv", caption="../report/leaderboard_csv.rst", category="Leaderboard",
                    labels={"file": "leaderboard.csv"}),
         html=report("results/leaderboard.html", caption="../report/leaderboard.rst", category="Leaderboard",
                     labels={"file": "leaderboard.html"}),
     params:
+        code=stage_code("leaderboard"),
         models=config["models"],
         benchmarks=config["benchmarks"],
         # benchmarks on generated data (the demo): left out of the means when the grid also scores real data
-        simulated=simulated_benchmarks(),
+        simulated=PLAN.grid.simulated_benchmarks(),
         # neural or behavioural, metric, parent, data: from the definitions, not from keys of the score files
         facts=GRID_FACTS,
     conda:
@@ -68,6 +70,7 @@ rule sweep_plot:
         report("results/plots/sweep/{model}/{group}.png", caption="../report/sweep.rst", category="Layer sweeps",
                subcategory="{model}", labels={"result": "{group} (plot)"}),
     params:
+        code=stage_code("sweep_plot"),
         benchmarks=lambda wildcards: reporting.sweep_group(config, REPORT_PARENTS, wildcards.model, wildcards.group),
     wildcard_constraints:
         group=r"[A-Za-z0-9._-]+",
@@ -88,6 +91,7 @@ rule folds_plot:
         report("results/plots/folds/{group}.png", caption="../report/folds.rst", category="Per-fold spread",
                labels={"figure": "{group}"}),
     params:
+        code=stage_code("folds_plot"),
         models=config["models"],
         benchmarks=lambda wildcards: reporting.figure_group(FOLD_GROUPS, wildcards.group, "folds"),
     wildcard_constraints:
@@ -101,11 +105,11 @@ rule folds_plot:
 
 
 # data set -> its benchmarks in the grid scored per condition (error consistency, accuracy)
-CONDITION_DATASETS = reporting.condition_datasets(get_benchmark(b) for b in config["benchmarks"])
+CONDITION_DATASETS = reporting.condition_datasets(PLAN.benchmark(b) for b in config["benchmarks"])
 # benchmarks whose figure computes model and human accuracy per condition from the task output and the human data
-CONDITION_TABLES = reporting.condition_tables_of(get_benchmark(b) for b in config["benchmarks"])
+CONDITION_TABLES = reporting.condition_tables_of(PLAN.benchmark(b) for b in config["benchmarks"])
 # every file of the report (rule plots, and rule all in the Snakefile)
-REPORT_TARGETS = reporting.targets(config, [get_benchmark(b) for b in config["benchmarks"]], EMPTY_CELLS)
+REPORT_TARGETS = reporting.targets(config, [PLAN.benchmark(b) for b in config["benchmarks"]], EMPTY_CELLS)
 
 
 rule conditions_plot:
@@ -116,12 +120,15 @@ rule conditions_plot:
     input:
         scores=lambda wildcards: reporting.condition_inputs(CONDITION_DATASETS, config["models"], wildcards.dataset,
                                                             EMPTY_CELLS),
-        task=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "task"),
-        human=lambda wildcards: condition_table_files(CONDITION_DATASETS, CONDITION_TABLES, wildcards.dataset, "human"),
+        task=lambda wildcards: PLAN.behaviour.condition_table_files(CONDITION_DATASETS, CONDITION_TABLES,
+                                                                    wildcards.dataset, "task"),
+        human=lambda wildcards: PLAN.behaviour.condition_table_files(CONDITION_DATASETS, CONDITION_TABLES,
+                                                                     wildcards.dataset, "human"),
     output:
         report("results/plots/conditions_{dataset}.png", caption="../report/conditions.rst",
                category="Per-condition behaviour", labels={"data set": "{dataset}"}),
     params:
+        code=stage_code("conditions_plot"),
         models=config["models"],
     conda:
         "../envs/brainpipe.yaml"
@@ -148,10 +155,10 @@ onerror:
     try:
         from brainpipe.pipeline.leaderboard_page import write_grid_tables
 
-        _tables = write_grid_tables(grid_scores(), grid_ceilings(),
+        _tables = write_grid_tables(PLAN.grid.scores(), PLAN.grid.ceilings(),
                                     config["models"], config["benchmarks"], "results/summary.tsv",
                                     "results/leaderboard.csv", "results/leaderboard.html",
-                                    simulated=simulated_benchmarks(), expected=_expected, facts=GRID_FACTS)
+                                    simulated=PLAN.grid.simulated_benchmarks(), expected=_expected, facts=GRID_FACTS)
         print(_tables.message(), file=sys.stderr)
     except Exception as _error:  # the run has failed already: say why the tables were not rebuilt, add no traceback
         print(f"brainpipe: the tables were not rebuilt ({type(_error).__name__}: {_error}); results/summary.tsv "

@@ -6,14 +6,10 @@ from brainpipe.pipeline import grid_cells
 # Cells of the grid a model cannot do (a model without logits on a label task, a temporal model on a behavioural
 # one) or that config skip_benchmarks leaves out: decided here, at plan time (pipeline/grid_cells.py); the
 # empty_cell rule is the only one for their files.
-# benchmarks whose data need a file the user supplies and has not (fetch.smk's CATALOG and LOCAL_FILES): every
-# model's cell is empty, and no ceiling job is planned for them
-UNAVAILABLE_BENCHMARKS = grid_cells.unavailable_benchmarks(config["benchmarks"], get_benchmark, CATALOG,
-                                                           brainio_catalog.local_paths(LOCAL_FILES))
+# Benchmarks whose data need a file the user supplies and has not (the catalog and data.local_files): every
+# model's cell is empty, and no ceiling job is planned for them (PLAN.grid.unavailable_benchmarks).
 try:
-    EMPTY_CELLS = grid_cells.empty_cells(config["models"], config["benchmarks"], get_model, get_benchmark,
-                                         is_temporal_model, grid_cells.skipped_benchmarks(config, REGISTRY),
-                                         UNAVAILABLE_BENCHMARKS)
+    EMPTY_CELLS = PLAN.grid.empty_cells
 except ConfigError as error:
     raise WorkflowError(str(error)) from None
 
@@ -29,8 +25,9 @@ rule empty_cell:
     output:
         "results/{cell}.json",
     params:
+        code=stage_code("empty_cell"),
         reason=lambda wildcards: EMPTY_CELLS[wildcards.cell],
-        benchmark_info=lambda wildcards: get_benchmark(wildcards.cell.split("/", 1)[1]).metadata(),
+        benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.cell.split("/", 1)[1]).metadata(),
     wildcard_constraints:
         cell=grid_cells.cell_pattern(EMPTY_CELLS),
     conda:
@@ -43,16 +40,15 @@ rule empty_cell:
 
 rule score_layer:
     input:
-        folds=fold_files,
+        folds=PLAN.scores.fold_files,
         ceiling="results/ceilings/{benchmark}.json",
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("pipeline/scoring", "benchmarks/base", "behaviour/ceiled", "behaviour/normalise",
-                          "behaviour/result"),
-        definition=benchmark_definition,
+        code=stage_code("score_layer"),
+        definition=PLAN.definition,
     wildcard_constraints:
-        benchmark=NOT_PROPERTIES_BENCHMARK,  # properties benchmarks: workflow/rules/properties.smk
+        benchmark=PLAN.patterns.generic_benchmark,  # other kinds of benchmark have rules of their own
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -65,17 +61,16 @@ rule score_layer:
 
 rule score:
     input:
-        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
-                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+        layers=PLAN.scores.layer_scores,
     output:
         "results/{model}/{benchmark}.json",
     params:
-        code=library_code("pipeline/headline"),
-        committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
+        code=stage_code("score"),
+        committed=lambda wildcards: PLAN.scores.committed_layer(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
         # the entry plus source_sha1 / weights_sha256 of your own model file and weights_file (provenance)
-        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
-        data=lambda wildcards: score_data(get_benchmark(wildcards.benchmark)),
-        benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
+        model_spec=lambda wildcards: PLAN.scores.model_spec(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        data=lambda wildcards: PLAN.scores.data(PLAN.benchmark(wildcards.benchmark)),
+        benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -88,9 +83,11 @@ rule score:
 
 rule summary:
     input:
-        grid_scores(),
+        PLAN.grid.scores(),
     output:
         "results/summary.tsv",
+    params:
+        code=stage_code("summary"),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -102,16 +99,16 @@ rule summary:
 rule activations_all:
     """Partial target: every activations layer file the grid needs."""
     input:
-        lambda wildcards: grid_activations(),
+        lambda wildcards: PLAN.grid.activations(),
 
 
 rule ceilings:
     """Partial target: the ceiling of every benchmark in the grid (whose data are there)."""
     input:
-        grid_ceilings(),
+        PLAN.grid.ceilings(),
 
 
 rule scores:
     """Partial target: every score of the grid, without the summary table."""
     input:
-        grid_scores(),
+        PLAN.grid.scores(),

@@ -6,7 +6,7 @@ rule demo_stimuli:
     output:
         directory("resources/stimuli/SyntheticShapes"),
     params:
-        code=library_code("data/demo", "data/stimuli"),
+        code=stage_code("demo_stimuli"),
         # in a fixed key order: Snakemake compares params as text, so reordering the config's keys would rerun
         shapes=lambda wildcards: {k: config["synthetic_shapes"][k]
                                   for k in ("categories", "objects_per_category", "images_per_object", "image_size",

@@ -19,14 +19,14 @@ ruleorder: score_ost > score
 
 rule activations_temporal:
     input:
-        stimuli_folder,
+        PLAN.activations.stimuli_folder,
     output:
         "results/activations/{model}/{stimuli}/{layer}.nc",
     params:
-        **activations_params(lambda wildcards: (wildcards.model, wildcards.stimuli)),
-        temporal_code=library_code("models/temporal"),
+        **PLAN.activations.params(ACTIVATIONS_CODE),
+        temporal_code=stage_code("activations_temporal.temporal_code"),
     wildcard_constraints:
-        model=_alternatives(TEMPORAL_MODELS),
+        model=alternatives(PLAN.temporal.models),
         stimuli="[^/]+",
     threads: 2
     resources:
@@ -49,13 +49,12 @@ rule time_bins:
     output:
         "results/activations/{model}/{stimuli}/timed/{region}/{window}/{layer}.nc",
     params:
-        code=library_code("models/temporal"),
+        code=stage_code("time_bins"),
         # the region's step -> bin map (editing it re-maps the stored steps; the network does not run again)
-        region_bins=lambda wildcards: {int(step): list(window) for step, window
-                                       in time_mapping_of(wildcards.model).get(wildcards.region, {}).items()},
-        requested=lambda wildcards: [list(b) for b in bins_of_key(wildcards.window)],
+        region_bins=PLAN.temporal.region_bins,
+        requested=lambda wildcards: [list(b) for b in PLAN.temporal.bins_of_key(wildcards.window)],
     wildcard_constraints:
-        model=_alternatives(TEMPORAL_MODELS),
+        model=alternatives(PLAN.temporal.models),
         stimuli="[^/]+",
         window="[0-9]+-[0-9]+(?:x[0-9]+)?",
     resources:
@@ -76,10 +75,10 @@ rule gram_timed:
     output:
         "results/gram/{model}/{stimuli}/timed/{region}/{window}/{layer}.nc",
     params:
-        code=library_code("neural/regression", "neural/gram_fit", "models/devices", "neural/metrics"),
+        code=stage_code("gram_timed"),
         device=config.get("device", "auto"),
     wildcard_constraints:
-        model=_alternatives(TEMPORAL_MODELS),
+        model=alternatives(PLAN.temporal.models),
         stimuli="[^/]+",
     threads: 2
     resources:
@@ -95,16 +94,16 @@ rule gram_timed:
 rule fetch_ost_assembly:
     input:
         stimuli=lambda wildcards: f"resources/stimuli/{CATALOG.assembly(wildcards.dataset).stimulus_set}",
-        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
+        local=lambda wildcards: sorted(PLAN.sources.on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        code=library_code("data/fetch", "data/catalog", "data/ost_data"),
+        code=stage_code("fetch_ost_assembly"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
-        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
+        on_disk=lambda wildcards: PLAN.sources.on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
     wildcard_constraints:
-        dataset=_alternatives(OST_DATASETS),
+        dataset=alternatives(PLAN.temporal.ost_datasets),
     resources:
         downloads=1,
     conda:
@@ -121,10 +120,10 @@ rule demo_ost_assembly:
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        code=library_code("data/demo_ost", "data/stimuli"),
+        code=stage_code("demo_ost_assembly"),
         simulation=lambda wildcards: {"seed": config["synthetic_shapes"].get("seed", 0)},
     wildcard_constraints:
-        dataset=_alternatives(DEMO_OST_DATASETS),
+        dataset=alternatives(PLAN.temporal.demo_ost_datasets),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -139,10 +138,10 @@ rule ost_target:
     output:
         "results/assemblies/{dataset}/ost/target.nc",
     params:
-        code=library_code("data/ost_data"),
+        code=stage_code("ost_target"),
         decoder="svm",
     wildcard_constraints:
-        dataset=_alternatives(OST_DATASETS + DEMO_OST_DATASETS),
+        dataset=alternatives(PLAN.temporal.ost_datasets + PLAN.temporal.demo_ost_datasets),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -153,17 +152,17 @@ rule ost_target:
 
 rule ost:
     input:
-        source=ost_source,
-        target=lambda wildcards: f"results/assemblies/{get_benchmark(wildcards.benchmark).family.dataset}/ost/target.nc",
+        source=PLAN.temporal.ost_source,
+        target=PLAN.temporal.ost_target,
     output:
         "results/{model}/{benchmark}/layers/{layer}/ost.json",
     params:
-        code=library_code("neural/ost", "neural/ost_classifier", "neural/splits", "neural/metrics"),
-        definition=benchmark_definition,
-        time_bins=lambda wildcards: [list(b) for b in requested_bins(get_benchmark(wildcards.benchmark))],
-        settings=lambda wildcards: get_benchmark(wildcards.benchmark).settings,
+        code=stage_code("ost"),
+        definition=PLAN.definition,
+        time_bins=PLAN.temporal.benchmark_bins,
+        settings=lambda wildcards: PLAN.benchmark(wildcards.benchmark).settings,
     wildcard_constraints:
-        benchmark=_alternatives(OST_BENCHMARKS),
+        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
     threads: 2
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=3),
@@ -181,10 +180,11 @@ rule ceiling_ost:
     output:
         "results/ceilings/{benchmark}.json",
     params:
-        definition=benchmark_definition,
-        fixed=lambda wildcards: get_benchmark(wildcards.benchmark).family.ceiling,
+        code=stage_code("ceiling_ost"),
+        definition=PLAN.definition,
+        fixed=lambda wildcards: PLAN.benchmark(wildcards.benchmark).family.ceiling,
     wildcard_constraints:
-        benchmark=_alternatives(OST_BENCHMARKS),
+        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -200,10 +200,10 @@ rule score_layer_ost:
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("pipeline/scoring", "benchmarks/base"),
-        definition=benchmark_definition,
+        code=stage_code("score_layer_ost"),
+        definition=PLAN.definition,
     wildcard_constraints:
-        benchmark=_alternatives(OST_BENCHMARKS),
+        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -215,25 +215,17 @@ rule score_layer_ost:
 
 rule score_ost:
     input:
-        layers=lambda wildcards: expand("results/{{model}}/{{benchmark}}/layers/{layer}.json",
-                                        layer=scored_layers(wildcards.model, get_benchmark(wildcards.benchmark))),
+        layers=PLAN.scores.layer_scores,
     output:
         "results/{model}/{benchmark}.json",
     params:
-        code=library_code("pipeline/headline"),
-        committed=lambda wildcards: committed_layer(wildcards.model, get_benchmark(wildcards.benchmark)),
-        model_spec=lambda wildcards: score_model_spec(wildcards.model, get_benchmark(wildcards.benchmark)),
-        data=lambda wildcards: {"dataset": get_benchmark(wildcards.benchmark).family.dataset,
-                                "split": get_benchmark(wildcards.benchmark).split,
-                                "stimulus_set": get_benchmark(wildcards.benchmark).family.stimulus_set,
-                                "visual_degrees": get_benchmark(wildcards.benchmark).visual_degrees,
-                                "time_bins": [list(b) for b in requested_bins(get_benchmark(wildcards.benchmark))],
-                                "number_of_trials": get_benchmark(wildcards.benchmark).family.number_of_trials,
-                                "settings": get_benchmark(wildcards.benchmark).settings,
-                                "files": data_files(get_benchmark(wildcards.benchmark))},
-        benchmark_info=lambda wildcards: get_benchmark(wildcards.benchmark).metadata(),
+        code=stage_code("score_ost"),
+        committed=lambda wildcards: PLAN.scores.committed_layer(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        model_spec=lambda wildcards: PLAN.scores.model_spec(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
+        data=lambda wildcards: PLAN.scores.ost_data(PLAN.benchmark(wildcards.benchmark)),
+        benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
     wildcard_constraints:
-        benchmark=_alternatives(OST_BENCHMARKS),
+        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -253,6 +245,8 @@ rule temporal_plot:
         TEMPORAL_DEMO_SCORES,
     output:
         "results/plots/time_bins_demo.png",
+    params:
+        code=stage_code("temporal_plot"),
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -6,16 +6,16 @@
 
 rule fetch_thresholds:
     input:
-        local=lambda wildcards: sorted(on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
+        local=lambda wildcards: sorted(PLAN.sources.on_disk([CATALOG.assembly(wildcards.dataset).file]).values()),
     output:
         "resources/thresholds/{dataset}.nc",
     params:
-        code=library_code("data/fetch", "data/catalog", "behaviour/threshold_stages"),
+        code=stage_code("fetch_thresholds"),
         files=lambda wildcards: {CATALOG.assembly(wildcards.dataset).file.name:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
-        on_disk=lambda wildcards: on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
+        on_disk=lambda wildcards: PLAN.sources.on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
     wildcard_constraints:
-        dataset="|".join(map(re.escape, THRESHOLD_DATASETS)) or "(?!)",
+        dataset=alternatives(PLAN.threshold.datasets),
     resources:
         downloads=1,
         runtime=60,
@@ -31,15 +31,15 @@ rule fetch_thresholds:
 
 rule trial_activations:
     input:
-        lambda wildcards: stimuli_path(wildcards.stimuli),
+        PLAN.activations.stimuli_folder,
     output:
         "results/trial_activations/{model}/{stimuli}/trials{trials}/{layer}.nc",
     params:
-        **activations_params(lambda wildcards: (wildcards.model, wildcards.stimuli)),
-        microsaccade_code=library_code("models/microsaccades", "behaviour/threshold_stages"),
+        **PLAN.activations.params(ACTIVATIONS_CODE),
+        microsaccade_code=stage_code("trial_activations.microsaccade_code"),
         # the degrees the model's microsaccades are sized in (its own screen), and Brain-Score's batch size that
         # fixes which rows its labels land on
-        model_degrees=lambda wildcards: float(get_model(wildcards.model).get("visual_degrees", 8)),
+        model_degrees=lambda wildcards: float(PLAN.model(wildcards.model).get("visual_degrees", 8)),
         order_batch_size=64,
     wildcard_constraints:
         stimuli="[^/]+",
@@ -62,12 +62,12 @@ rule trial_activations:
 
 rule threshold_readout:
     input:
-        unpack(threshold_readout_inputs),
+        unpack(PLAN.threshold.readout_inputs),
     output:
         "results/thresholds/{model}/{layer}/{fitting}--trials{fitting_trials}/{stimuli}--trials{test_trials}.json",
     params:
-        code=library_code("behaviour/threshold_stages", "behaviour/threshold", "behaviour/tasks"),
-        settings=threshold_settings_of_readout,
+        code=stage_code("threshold_readout"),
+        settings=PLAN.threshold.readout_settings,
     wildcard_constraints:
         fitting="[^/]+?",
         stimuli="[^/]+?",
@@ -86,16 +86,16 @@ rule threshold_readout:
 
 rule threshold_ceiling:
     input:
-        unpack(threshold_human_files),
+        unpack(PLAN.threshold.human_files),
     output:
         "results/ceilings/{benchmark}.json",
     params:
-        code=library_code("behaviour/threshold_stages", "behaviour/threshold"),
-        definition=benchmark_definition,
-        metric=lambda wildcards: threshold_of(wildcards).behaviour.metric,
-        settings=lambda wildcards: threshold_stages.spec(threshold_of(wildcards)),
+        code=stage_code("threshold_ceiling"),
+        definition=PLAN.definition,
+        metric=PLAN.threshold.metric,
+        settings=PLAN.threshold.settings,
     wildcard_constraints:
-        benchmark=THRESHOLD_BENCHMARK,
+        benchmark=PLAN.patterns.threshold_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:
@@ -108,20 +108,20 @@ rule threshold_ceiling:
 
 rule threshold_score_layer:
     input:
-        readouts=threshold_readout_files,
+        readouts=PLAN.threshold.readout_files,
         ceiling="results/ceilings/{benchmark}.json",
-        humans=lambda wildcards: list(threshold_human_files(wildcards).values()),
+        humans=lambda wildcards: list(PLAN.threshold.human_files(wildcards).values()),
     output:
         "results/{model}/{benchmark}/layers/{layer}.json",
     params:
-        code=library_code("behaviour/threshold_stages", "behaviour/threshold"),
-        definition=benchmark_definition,
-        metric=lambda wildcards: threshold_of(wildcards).behaviour.metric,
-        settings=lambda wildcards: threshold_stages.spec(threshold_of(wildcards)),
-        readouts=lambda wildcards: [list(pair) for pair in threshold_stages.readouts(threshold_of(wildcards))],
-        datasets=lambda wildcards: threshold_datasets_of(threshold_of(wildcards)),
+        code=stage_code("threshold_score_layer"),
+        definition=PLAN.definition,
+        metric=PLAN.threshold.metric,
+        settings=PLAN.threshold.settings,
+        readouts=PLAN.threshold.readouts,
+        datasets=PLAN.threshold.benchmark_datasets,
     wildcard_constraints:
-        benchmark=THRESHOLD_BENCHMARK,
+        benchmark=PLAN.patterns.threshold_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

@@ -5,13 +5,13 @@
 
 rule subject_ceilings:
     input:
-        repetitions=lambda wildcards: prepared(wildcards, "repetitions"),
+        repetitions=lambda wildcards: PLAN.recordings.prepared(wildcards, "repetitions"),
     output:
         "results/ceilings/subjects/{benchmark}.json",
     params:
-        code=library_code("neural/train_test", "neural/neuroid_consistency", "neural/ceiling", "neural/stats"),
-        definition=benchmark_definition,
-        subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
+        code=stage_code("subject_ceilings"),
+        definition=PLAN.definition,
+        subject_coord=lambda wildcards: PLAN.benchmark(wildcards.benchmark).family.subject_coord,
         n_splits=10,
         random_state=1,
     resources:
@@ -28,21 +28,20 @@ rule subject_ceilings:
 
 rule fit_train_test:
     input:
-        train_source=train_test_source_train,
-        test_source=benchmark_layer_file,
-        train_target=train_test_target_train,
-        test_target=lambda wildcards: prepared(wildcards, "target"),
+        train_source=PLAN.activations.train_source,
+        test_source=PLAN.activations.benchmark_layer_file,
+        train_target=PLAN.recordings.train_target,
+        test_target=lambda wildcards: PLAN.recordings.prepared(wildcards, "target"),
         subject_ceilings="results/ceilings/subjects/{benchmark}.json",
     output:
         "results/{model}/{benchmark}/layers/{layer}/train_test.json",
     params:
-        code=library_code("neural/train_test", "neural/neuroid_consistency", "neural/gram_fit", "neural/ceiling", "neural/stats",
-                          "neural/metrics", "benchmarks/base"),
-        definition=benchmark_definition,
-        metric=lambda wildcards: get_benchmark(wildcards.benchmark).metric,
-        alphas=lambda wildcards: list(get_benchmark(wildcards.benchmark).family.alphas or []),
-        ridge_alpha=lambda wildcards: get_benchmark(wildcards.benchmark).settings["ridge_alpha"],
-        subject_coord=lambda wildcards: get_benchmark(wildcards.benchmark).family.subject_coord,
+        code=stage_code("fit_train_test"),
+        definition=PLAN.definition,
+        metric=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metric,
+        alphas=lambda wildcards: list(PLAN.benchmark(wildcards.benchmark).family.alphas or []),
+        ridge_alpha=lambda wildcards: PLAN.benchmark(wildcards.benchmark).settings["ridge_alpha"],
+        subject_coord=lambda wildcards: PLAN.benchmark(wildcards.benchmark).family.subject_coord,
     threads: 1
     resources:
         mem_mb=lambda wildcards, input: mb([input.train_source, input.test_source], factor=3),
@@ -64,8 +63,8 @@ rule prepare_time_points:
         target="results/assemblies/{dataset}/{region}-points/target.nc",
         repetitions="results/assemblies/{dataset}/{region}-points/repetitions.nc",
     params:
-        code=library_code("data/time_points", "data/assembly"),
-        time_points=lambda wildcards: list(family_of_dataset(wildcards.dataset).time_points),
+        code=stage_code("prepare_time_points"),
+        time_points=lambda wildcards: list(PLAN.dataset_family(wildcards.dataset).time_points),
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:
@@ -84,14 +83,14 @@ rule prepare_time_points:
 
 rule join_train_test_assembly:
     input:
-        unpack(joined_assembly_parts),
+        unpack(PLAN.recordings.joined_assembly_parts),
     output:
         "resources/assemblies/{dataset}.nc",
     params:
-        code=library_code("data/train_test"),
-        splits=lambda wildcards: [list(part) for part in joined_family(wildcards.dataset).splits],
+        code=stage_code("join_train_test_assembly"),
+        splits=lambda wildcards: [list(part) for part in PLAN.recordings.joined_family(wildcards.dataset).splits],
     wildcard_constraints:
-        dataset="|".join(map(re.escape, JOINED_DATASETS)),
+        dataset=alternatives(PLAN.recordings.joined_datasets()),
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=2.5),
     conda:
@@ -106,13 +105,13 @@ rule join_train_test_assembly:
 
 rule join_train_test_stimuli:
     input:
-        unpack(joined_stimuli_parts),
+        unpack(PLAN.recordings.joined_stimuli_parts),
     output:
         directory("resources/stimuli/{stimulus_set}"),
     params:
-        code=library_code("data/train_test", "data/stimuli"),
+        code=stage_code("join_train_test_stimuli"),
     wildcard_constraints:
-        stimulus_set="|".join(map(re.escape, JOINED_STIMULUS_SETS)),
+        stimulus_set=alternatives(PLAN.recordings.joined_stimulus_sets()),
     conda:
         "../envs/brainpipe.yaml"
     log:

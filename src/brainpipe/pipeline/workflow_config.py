@@ -16,84 +16,8 @@ from brainpipe.models.model_sources import PIXELS
 from brainpipe.models.preprocessing import ImagePreprocessing
 
 
-def library_code(*modules):
-    """Fingerprint of the brainpipe modules a stage computes with, for a rule param: Snakemake's code trigger
-    sees only the rule's script, so without this a change in src/brainpipe would leave stale results behind.
-
-    ``modules`` are paths under src/brainpipe without ``.py`` (``"neural/metrics"``). The fingerprint is of each
-    module's content, not of where it lives: imports of brainpipe's own modules count by the imported module's
-    name, not its package (:func:`canonical_source`), so moving a module to another package reruns nothing."""
-    # the fingerprint of the same module texts is taken from the per-user parse cache: parsing the ~60 modules the
-    # rules list costs ~0.3 s at every snakemake start (keyed by the texts' sha1; the canonicalising code is this
-    # module, which the cache's own key covers)
-    paths = [LIBRARY_ROOT / f"{module}.py" for module in modules]
-    texts = [hashlib.sha1(path.read_bytes()).hexdigest() for path in paths]
-    cached = parse_cache.get("library_code", list(modules), texts)
-    if cached is not None:
-        return cached
-    digest = hashlib.sha1()
-    for path in paths:
-        digest.update(canonical_source(path))
-    fingerprint = digest.hexdigest()[:12]
-    parse_cache.put("library_code", fingerprint, list(modules), texts, write=False)
-    return fingerprint
-
-
-#: src/brainpipe: the library the rule fingerprints read.
+#: src/brainpipe: the library this process imported (the workflow makes its jobs import the same one).
 LIBRARY_ROOT = Path(__file__).resolve().parents[1]
-
-
-def canonical_source(path, root=None) -> bytes:
-    """A module's source with each import of a brainpipe module written as ``import <module>:<names>`` (the
-    imported module's own name, without its package): the same bytes whether the import is relative or absolute
-    and whichever package holds the imported module. (What the imported module computes counts through its own
-    entry in the rule's list.)"""
-    path, root = Path(path), Path(root or LIBRARY_ROOT).resolve()
-    return _canonical(path.read_text(), path.resolve().parent.relative_to(root.parent).parts)
-
-
-def _statements(body):
-    """Every statement in ``body`` and in the statement lists nested in it (function, class, if, try, with, loop
-    and match bodies), without descending into expressions, where no import can be: the import statements
-    ``ast.walk`` finds, at a tenth of its cost (each rule's fingerprint parses its modules at every ``snakemake``
-    start)."""
-    import ast
-
-    for node in body:
-        yield node
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, list) and value and isinstance(value[0], (ast.stmt, ast.excepthandler,
-                                                                           ast.match_case)):
-                yield from _statements(value)
-
-
-@functools.lru_cache(maxsize=None)
-def _canonical(text: str, package: tuple) -> bytes:
-    """canonical_source of a module's text in ``package`` (('brainpipe', 'neural')); the same module is listed by
-    several rules, so each is parsed once per process."""
-    import ast
-
-    lines = text.split("\n")
-    edits = []
-    for node in _statements(ast.parse(text).body):
-        if isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else ()
-            target = ".".join(base + tuple((node.module or "").split(".") if node.module else ()))
-            names = [f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names]
-        elif isinstance(node, ast.Import):
-            target, names = "", [f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names]
-            if not all(name.startswith("brainpipe") for name in names):
-                continue
-            names = [name.rsplit(".", 1)[-1] if " as " not in name else name for name in names]
-        else:
-            continue
-        if target and not (target == "brainpipe" or target.startswith("brainpipe.")):
-            continue
-        indent = lines[node.lineno - 1][:node.col_offset]
-        edits.append((node.lineno - 1, node.end_lineno, f"{indent}import {target.rsplit('.', 1)[-1]}:{','.join(names)}"))
-    for start, end, line in sorted(edits, reverse=True):
-        lines[start:end] = [line]
-    return "\n".join(lines).encode()
 
 
 class ConfigError(ValueError):
@@ -561,7 +485,7 @@ def use_library_in_jobs(library):
     """Make every process the workflow starts import brainpipe from ``library`` (the checkout's src/): put it first
     on PYTHONPATH, which a job's Python reads before its site-packages. Snakemake's script preamble only appends
     to sys.path, so otherwise an installed brainpipe (e.g. an editable install of another clone) would run inside
-    jobs while the rerun fingerprints (:func:`library_code`) come from this checkout. Raises ConfigError if this
+    jobs while the rerun fingerprints (pipeline/stage_code.py) come from this checkout. Raises ConfigError if this
     process itself already runs another copy."""
     import os
 
