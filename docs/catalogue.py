@@ -1,4 +1,4 @@
-"""The benchmark catalogue: one page per benchmark module of src/brainpipe/benchmarks/, generated from the modules
+"""The benchmark catalogue: one page per benchmark module of src/brainpipe/benchmarks/families/, generated from the modules
 themselves (the registry's families, their data, constants and bibtex) and docs/_data/validation.yaml (the |Δ|
 against Brain-Score). Never edit the pages: they exist only inside the MkDocs build.
 
@@ -55,7 +55,7 @@ def modules() -> dict:
     """module name (``majajhong2015``) → its families, in the registry's order."""
     grouped = {}
     for family in _registry().families.values():
-        name = family.origin.split("brainpipe.benchmarks.", 1)[1].rstrip(")")
+        name = family.origin.split("brainpipe.benchmarks.families.", 1)[1].rstrip(")")
         grouped.setdefault(name, []).append(family)
     return dict(sorted(grouped.items()))
 
@@ -180,10 +180,10 @@ def _family_section(module: str, family) -> list[str]:
 
 def page(module: str, families) -> str:
     """The Markdown of one module's catalogue page."""
-    doc = inspect.getdoc(importlib.import_module(f"brainpipe.benchmarks.{module}")) or ""
+    doc = inspect.getdoc(importlib.import_module(f"brainpipe.benchmarks.families.{module}")) or ""
     identifiers = sum(len(_identifiers(f)) for f in families)
     out = [f"# {module}", "",
-           f"*Generated from `src/brainpipe/benchmarks/{module}.py` by `docs/catalogue.py`; do not edit.* "
+           f"*Generated from `src/brainpipe/benchmarks/families/{module}.py` by `docs/catalogue.py`; do not edit.* "
            f"{len(families)} {'family' if len(families) == 1 else 'families'}, {identifiers} benchmark"
            f"{'' if identifiers == 1 else 's'}.", ""]
     entry = validation().get(module)

@@ -41,7 +41,7 @@ DEGREES = 2.986667
 
 
 def object_key(name: str) -> str:
-    from brainpipe.benchmarks.malania2007 import key
+    from brainpipe.benchmarks.families.malania2007 import key
     return key(name)
 
 

@@ -13,9 +13,9 @@ import behaviour_fixtures as bf
 from brainio_fixtures import local_http_server
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics, tasks
-from brainpipe.benchmarks import ferguson2024, hebart2023
-from brainpipe.benchmarks.geirhos2021 import GEIRHOS2021, GEIRHOS2021_EXCLUDE_CONDITIONS
-from brainpipe.benchmarks.rajalingham2018 import RAJALINGHAM2018
+from brainpipe.benchmarks.families import ferguson2024, hebart2023
+from brainpipe.benchmarks.families.geirhos2021 import GEIRHOS2021, GEIRHOS2021_EXCLUDE_CONDITIONS
+from brainpipe.benchmarks.families.rajalingham2018 import RAJALINGHAM2018
 from brainpipe.data.catalog import Catalog, brainio_assembly, brainio_stimuli
 from brainpipe.data.fetch import fetch_file, fetch_stimulus_set
 from brainpipe.io import read_netcdf

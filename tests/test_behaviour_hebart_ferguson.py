@@ -20,7 +20,7 @@ from brainpipe import benchmarks, cli
 from brainpipe.data import catalog
 from brainpipe.behaviour import metrics, stages, tasks
 from brainpipe.behaviour.data import load_behaviour, prepare_behaviour
-from brainpipe.benchmarks import ferguson2024, hebart2023
+from brainpipe.benchmarks.families import ferguson2024, hebart2023
 from brainpipe.io import read_netcdf
 from real_data_runs import (no_proxy, snakemake, stand_in, torch_home, write_checksums,  # noqa: F401
                                      write_config)

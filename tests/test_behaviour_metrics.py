@@ -14,7 +14,7 @@ from sklearn.metrics import cohen_kappa_score
 from brainpipe import benchmarks
 from brainpipe.behaviour import metrics as m
 from brainpipe.behaviour.i1i2 import correlate, dprimes, model_matrix, response_matrix
-from brainpipe.benchmarks import ferguson2024, hebart2023
+from brainpipe.benchmarks.families import ferguson2024, hebart2023
 
 
 def _brainscore_case():

@@ -3,7 +3,7 @@
 Needs internet access to Brain-Score's store (``https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/``):
 the downloading tests are marked ``network``, so deselected by default (pyproject addopts); run with ``pytest -m network
 tests/test_behaviour_reference.py``. Files come through the real fetch code (``brainpipe.data.fetch.fetch_file``) under
-the catalog's object names and sha1s (declared in brainpipe.benchmarks.rajalingham2018 / geirhos2021), and are
+the catalog's object names and sha1s (declared in brainpipe.benchmarks.families.rajalingham2018 / geirhos2021), and are
 scored by the same stages the workflow runs (``prepare_behaviour``, ``stages.ceiling``). Only human data are needed:
 no model weights. Downloads go to ``$BRAINPIPE_TEST_CACHE`` when set (kept between runs), else a temporary folder.
 
@@ -118,7 +118,7 @@ def test_geirhos2021_ceiling(dataset, cache):
 
 def test_reference_numbers_match_the_family_module():
     """The declared reference numbers (used in docs and reports) are upstream's."""
-    from brainpipe.benchmarks import geirhos2021, rajalingham2018
+    from brainpipe.benchmarks.families import geirhos2021, rajalingham2018
 
     assert geirhos2021.GEIRHOS2021_REFERENCE_CEILING == GEIRHOS_CEILINGS
     assert np.mean(list(GEIRHOS_CEILINGS.values())) == pytest.approx(.43122, abs=1e-5)  # upstream's mean

@@ -12,7 +12,7 @@ from sklearn.preprocessing import StandardScaler
 
 from brainpipe.behaviour import tasks
 from brainpipe.behaviour._synsets import SYNSETS
-from brainpipe.benchmarks.geirhos2021 import GEIRHOS2021_LABELS
+from brainpipe.benchmarks.families.geirhos2021 import GEIRHOS2021_LABELS
 from brainpipe.io import read_netcdf, write_netcdf
 
 

@@ -63,11 +63,11 @@ def test_the_catalogue_has_a_page_per_family_module_with_its_identifiers(site):
 
     out, _, _ = site
     registry = builtin()
-    modules = {family.origin.split("brainpipe.benchmarks.", 1)[1].rstrip(")") for family in registry.families.values()}
+    modules = {family.origin.split("brainpipe.benchmarks.families.", 1)[1].rstrip(")") for family in registry.families.values()}
     built = {path.stem for path in (out / "catalogue").glob("*.html")} - {"index"}
     assert built == modules
     for family in registry.families.values():
-        module = family.origin.split("brainpipe.benchmarks.", 1)[1].rstrip(")")
+        module = family.origin.split("brainpipe.benchmarks.families.", 1)[1].rstrip(")")
         text = (out / "catalogue" / f"{module}.html").read_text()
         for identifier in family_identifiers(family):
             assert f"<code>{identifier}</code>" in text, (module, identifier)

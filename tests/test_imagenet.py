@@ -91,7 +91,7 @@ IMAGENET_C = {"noise": ("56f445e058b4d825e7731711c824918812ed2d2d", "e3c46b81bfd
 
 
 def test_imagenet_c_declarations_follow_brainscore():
-    from brainpipe.benchmarks.imagenet_c import CATEGORIES
+    from brainpipe.benchmarks.families.imagenet_c import CATEGORIES
 
     for category, (csv_sha1, zip_sha1, types) in IMAGENET_C.items():
         benchmark = benchmarks.parse(f"ImageNet-C-{category}-top1")

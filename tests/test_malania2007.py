@@ -20,7 +20,7 @@ from reference_files import reference_numbers
 from brainpipe import benchmarks
 from brainpipe.behaviour import threshold as th
 from brainpipe.behaviour import threshold_stages as stages
-from brainpipe.benchmarks import malania2007 as mal
+from brainpipe.benchmarks.families import malania2007 as mal
 
 REFERENCE = Path(__file__).parent / "data" / "malania2007" / "brainscore.json"
 IDS = [f"Malania2007.{c}-threshold_elevation" for c in mal.CONDITIONS] + ["Malania2007.vernieracuity-threshold"]

@@ -39,7 +39,7 @@ def test_identifiers_constants_and_data():
 
 
 def test_task_condition_table():
-    from brainpipe.benchmarks.maniquet2024 import DETAILS, MANIPULATIONS
+    from brainpipe.benchmarks.families.maniquet2024 import DETAILS, MANIPULATIONS
     m, d = dict(MANIPULATIONS), dict(DETAILS)
     assert confusion.task_condition("control", m, d) == ("control", "control")
     assert confusion.task_condition("clutter_heavy", m, d) == ("clutter", "heavy")
@@ -102,19 +102,19 @@ def test_tasks_consistency_by_hand():
     ours = [right[(model["manipulation"].values == m) & (model["manipulation_details"].values == d)].mean()
             for m, d in sel.values()]
     theirs = [(human["image_label"].values == human["prediction"].values)[human["task"].values == t].mean() for t in sel]
-    from brainpipe.benchmarks.maniquet2024 import DETAILS, MANIPULATIONS
+    from brainpipe.benchmarks.families.maniquet2024 import DETAILS, MANIPULATIONS
     result = confusion.tasks_consistency(model, human, dict(MANIPULATIONS), dict(DETAILS))
     assert result.score == pytest.approx(np.corrcoef(ours, theirs)[0, 1])
     assert stages.raw_score(benchmarks.parse(IDS[1]), model, human).score == result.score  # the stage's raw score
 
 
 def test_its_module_registers_its_metrics_and_no_shared_module_names_them():
-    """The family's own logic sits in its module (brainpipe.benchmarks.maniquet2024 registers both metrics), so the
+    """The family's own logic sits in its module (brainpipe.benchmarks.families.maniquet2024 registers both metrics), so the
     shared stages name neither."""
     from brainpipe.behaviour import metric_registry
 
     for metric in ("confusion_similarity", "tasks_consistency"):
-        assert metric_registry.lookup(metric).origin == "brainpipe.benchmarks.maniquet2024"
+        assert metric_registry.lookup(metric).origin == "brainpipe.benchmarks.families.maniquet2024"
         assert metric not in Path(stages.__file__).read_text()
     rng = np.random.default_rng(0)
     model, human = _probabilities(rng), _human(rng)

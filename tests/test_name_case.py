@@ -65,7 +65,7 @@ def test_two_declared_families_differing_only_in_case_are_refused_naming_both():
 def test_a_declared_family_named_like_a_built_in_but_for_case_is_refused():
     message = structure_error(benchmark_zoo={"majajhong2015": declared()})
     assert message.startswith("config benchmark_zoo.majajhong2015: benchmark family 'majajhong2015' differs from "
-                              "'MajajHong2015' (defined by built-in (brainpipe.benchmarks.majajhong2015))"), message
+                              "'MajajHong2015' (defined by built-in (brainpipe.benchmarks.families.majajhong2015))"), message
     assert message.endswith("Rename 'majajhong2015'")
 
 

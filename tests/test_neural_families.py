@@ -275,7 +275,7 @@ def test_cadena2017_drops_stimuli_not_shown_to_every_neuron(family_store):
 def test_bracci2019_declaration_follows_brainscore():
     """brain-score/vision benchmarks/bracci2019/{__init__,benchmark}.py and data/bracci2019/__init__.py."""
     registry = benchmarks.builtin()
-    # (Bracci2019_RSA-V1 / -posteriorVTC: benchmarks/bracci2019_rsa.py, tests/test_neural_rest.py)
+    # (Bracci2019_RSA-V1 / -posteriorVTC: benchmarks/families/bracci2019_rsa.py, tests/test_neural_rest.py)
     assert [i for i in registry.identifiers() if i.startswith("Bracci2019.")] == ["Bracci2019.anteriorVTC-rdm"]
     benchmark = registry.benchmark("Bracci2019.anteriorVTC-rdm")
     assert (benchmark.kind, benchmark.region, benchmark.model_region, benchmark.parent, benchmark.version) == (
@@ -309,7 +309,7 @@ def _bracci_as_brainscore(data, activations):
 
 
 def test_bracci2019_loads_rois_and_matches_brainscores_steps(family_store):
-    from brainpipe.benchmarks.bracci2019 import Bracci2019RSA
+    from brainpipe.benchmarks.families.bracci2019 import Bracci2019RSA
 
     root, _ = family_store
     family = benchmarks.builtin().families["Bracci2019"]

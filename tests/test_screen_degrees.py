@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from brainpipe.benchmarks import lonnqvist2024, malania2007
+from brainpipe.benchmarks.families import lonnqvist2024, malania2007
 from brainpipe.data.screen import apply_ratio, degrees_text, placed_identifier, placement_degrees
 from workflow_runs import planned_outputs, snakemake, with_config
 

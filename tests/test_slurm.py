@@ -13,16 +13,23 @@ module, also when a test fails. The tiny grid (tests/configs/tiny.yaml) runs in 
 tiny.yaml is merged over config/config.yaml; both are named because the Snakefile's `configfile:` is relative
 to the working directory and so not found in <tmp>. In snakemake 9 --workflow-profile overrides --profile per
 top-level key, so the CI file is the override (the reverse order would not override anything). The SLURM run's
-scores must equal a local `snakemake --cores 2` run bit for bit. A second run asks for device=cuda on the
+scores must equal a local `snakemake --cores 2` run bit for bit. The profile's job groups (features, scores,
+benchmarks) travel as one sbatch each: the run submits exactly as many SLURM jobs as its dry run shows group jobs
+and single jobs (perf/count_submissions.py parses it), each group as a SLURM job of its own. A dry run of N models
+× every Brain-Score benchmark through the profile prints how many submissions that grid would make (first test;
+it needs no SLURM). A second run asks for device=cuda on the
 CPU-only node: the activations jobs must fail in SLURM and snakemake must report them with their logs.
 The last test runs teardown.sh itself and checks that the machine is as setup found it (packages, /etc/slurm,
 munge key) and that a local no-op `snakemake -n` starts as fast as before setup: a slurm.conf left pointing
 at the stopped controller made the SLURM executor plugin's `scontrol show config` wait 10 s at every start.
 
 Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1800),
-BRAINPIPE_SLURM_CONFIG (another config file for the grid), BRAINPIPE_SLURM_KEEP=1 (leave the daemons running).
+BRAINPIPE_SLURM_CONFIG (another config file for the grid), BRAINPIPE_SLURM_KEEP=1 (leave the daemons running),
+BRAINPIPE_SLURM_SUITE_MODELS (models in the suite's dry run, default 1, about 30 s; 10 take minutes, 50 about
+half an hour on 2 cores: docs/tutorials/cluster.md has their figures).
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -50,6 +57,16 @@ CI_PROFILE = REPO / "tests" / "slurm" / "ci"
 RUN_TIMEOUT = int(os.environ.get("BRAINPIPE_SLURM_TIMEOUT", "1800"))
 SCORE_KEYS = ("score", "raw", "ceiling")
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
+SUITE_MODELS = int(os.environ.get("BRAINPIPE_SLURM_SUITE_MODELS", "1"))
+GROUPS = ("features", "scores", "benchmarks")  # profiles/slurm's job groups
+
+
+def count_submissions_script():
+    """perf/count_submissions.py, the dry-run parser the docs' figures come from (a script, not a package)."""
+    spec = importlib.util.spec_from_file_location("count_submissions", REPO / "perf" / "count_submissions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _why_not_here():
@@ -191,8 +208,37 @@ def slurm_cluster(tmp_path_factory):
             print(f"\nteardown (rc {down.returncode}):\n{down.stdout}", flush=True)
 
 
+def test_suite_grid_through_the_profile_makes_hundreds_of_submissions():
+    """N models × suite:brainscore, planned through profiles/slurm: the job groups send the grid to the cluster as
+    a few hundred submissions, not one per job, and no group job asks for more CPUs or GPUs than the profile's
+    caps."""
+    counter = count_submissions_script()
+    settings = yaml.safe_load((SLURM_PROFILE / "config.yaml").read_text())
+    output, timing = counter.dry_run(SUITE_MODELS, ["suite:brainscore", "!ImageNet-top1"], "profiles/slurm")
+    counts = counter.parse_dry_run(output, set(counter.localrules()))
+    print(f"\n{SUITE_MODELS} models × suite:brainscore through profiles/slurm:")
+    print(counter.HEADER)
+    counter.report(str(SUITE_MODELS), counts, timing)
+    one_per_job = counts["grouped_jobs"] + counts["single_jobs"]
+    assert set(counts["groups_by_id"]) == set(GROUPS), counts["groups_by_id"]
+    assert counts["submissions"] * 10 <= one_per_job, (
+        f"{counts['submissions']} submissions for {one_per_job} cluster jobs: the groups should cut them tenfold")
+    for group, (threads, _mem_mb, _runtime, gpu) in counts["largest_request"].items():
+        assert threads <= settings["cores"] and gpu <= settings["resources"]["gpu"], (group, threads, gpu)
+
+
 def test_tiny_grid_through_slurm_matches_local_run(slurm_cluster, tmp_path_factory):
     on_slurm = tmp_path_factory.mktemp("grid-slurm")
+    # what the run will submit, from its dry run through the same profiles
+    rc, dry_output, _ = run_snakemake(on_slurm, *slurm_profile_args(), "-n", "--quiet", "reason")
+    assert rc == 0, _tail(dry_output, 120)
+    counter = count_submissions_script()
+    planned = counter.parse_dry_run(dry_output, set(counter.localrules()))
+    print(counter.HEADER.split(" wall")[0])
+    counter.report("tiny", planned)
+    assert set(planned["groups_by_id"]) == set(GROUPS), planned["groups_by_id"]
+    assert planned["submissions"] < planned["grouped_jobs"] + planned["single_jobs"], planned
+
     rc, output, slurm_seconds = run_snakemake(on_slurm, *slurm_profile_args())
     assert rc == 0, f"snakemake via SLURM failed (rc {rc}):\n{_tail(output, 120)}"
 
@@ -209,8 +255,13 @@ def test_tiny_grid_through_slurm_matches_local_run(slurm_cluster, tmp_path_facto
     assert not not_completed, f"jobs not COMPLETED in sacct: {not_completed}"
     logdir = on_slurm / ".snakemake" / "slurm_logs"
     kinds = sorted({log.relative_to(logdir).parts[0] for log in jobs.values()})
-    assert "rule_activations" in kinds, f"activations did not run as a SLURM job; saw {kinds}"
-    assert any("fit_fold" in kind or "folds" in kind for kind in kinds), f"no fit_fold SLURM job; saw {kinds}"
+    # each group job was one SLURM job (its log folder: group_<group>_<its rules>), and the run submitted what its
+    # dry run planned
+    for group in GROUPS:
+        assert any(kind.startswith(f"group_{group}_") for kind in kinds), f"no {group} group job in SLURM; saw {kinds}"
+    group_logs = [log for log in jobs.values() if log.relative_to(logdir).parts[0].startswith("group_")]
+    assert len(group_logs) == planned["group_jobs"], (len(group_logs), planned)
+    assert len(jobs) == planned["submissions"], f"{len(jobs)} SLURM jobs, the dry run planned {planned['submissions']}"
 
     on_host = tmp_path_factory.mktemp("grid-local")
     rc, local_output, local_seconds = run_snakemake(on_host, "--cores", "2", "--workflow-profile", "none")
@@ -226,7 +277,8 @@ def test_tiny_grid_through_slurm_matches_local_run(slurm_cluster, tmp_path_facto
         assert all(key in score for key in SCORE_KEYS), f"{name}: score JSON lacks one of {SCORE_KEYS}: {score}"
     assert not differences, f"SLURM vs local scores differ (slurm, local): {differences}"
 
-    print(f"\nSLURM run: {len(jobs)} jobs, ids {sorted(jobs, key=int)}; kinds {kinds}; wall {slurm_seconds:.1f}s")
+    print(f"\nSLURM run: {len(jobs)} SLURM jobs for {planned['grouped_jobs'] + planned['single_jobs']} jobs, ids "
+          f"{sorted(jobs, key=int)}; kinds {kinds}; wall {slurm_seconds:.1f}s")
     print(f"local run (--cores 2): wall {local_seconds:.1f}s")
     for name, score in sorted(slurm_scores.items()):
         print(f"  {name}: " + ", ".join(f"{key}={score[key]!r}" for key in SCORE_KEYS))
@@ -252,7 +304,8 @@ def test_failing_job_is_reported_with_its_log(slurm_cluster, tmp_path_factory):
         log = jobs[job]
         assert log.is_file(), f"slurm log {log} of failed job {job} was deleted"
         assert f"Logfile {log}:" in output, f"slurm log of job {job} not shown in snakemake's output"
-        assert any(part.startswith("rule_activations") for part in log.parts), \
+        # one layer's extraction: a job of rule activations in group features, or of a rule activations_layers_<hash>
+        assert any(part.startswith(("rule_activations", "group_features")) for part in log.parts), \
             f"failed job {job} is not an activations job ({log})"
     assert "CUDA" in output, f"the CUDA error is not shown in snakemake's output:\n{_tail(output, 120)}"
     print(f"\nfailing run: submitted {sorted(jobs, key=int)}, failed {failed}, "

@@ -205,7 +205,7 @@ def test_brainscore_order():
 
 def test_brainscore_vernier_acuity_target_raises():
     """Upstream's vernier acuity hands the Threshold metric a dict of assemblies: a successful fit then raises (the
-    reason brainpipe scores against the vernier-only thresholds, brainpipe.benchmarks.malania2007)."""
+    reason brainpipe scores against the vernier-only thresholds, brainpipe.benchmarks.families.malania2007)."""
     assert REFERENCE["vernieracuity_dict_target"].startswith("UFuncTypeError")
 
 

@@ -89,3 +89,28 @@ def test_results_of_0_1_0_stay_valid_after_the_upgrade(tmp_path):
         drawn[-3000:]
     assert "Nothing to be done" in snakemake(new, work, "-n")
     assert {p: p.read_bytes() for p in results} == results  # touched, not rewritten
+
+
+#: The last commit before the inside redesign of issue 38 (rules' logic in src/brainpipe/pipeline/plan, registries,
+#: per-stage code fingerprints).
+BEFORE_REDESIGN = "8567fba"
+#: Report jobs that had no code param before the redesign (their scripts were covered by Snakemake's code trigger,
+#: which profiles/default now leaves to the stage params): drawn again once, from the same scores, in seconds.
+REPORT_RULES = {"summary", "leaderboard", "sweep_table", "sweep_plot", "folds_plot", "conditions_plot", "all"}
+
+
+@pytest.mark.slow  # one real run of the tiny grid and a dry run (~2 min on 2 cores)
+def test_the_redesign_reruns_nothing_that_computes_a_number(tmp_path):
+    """A grid completed with the code before the redesign plans, with the code after it, no job that computes a
+    number (activations, ceilings, fits, scores): the stage params read the fingerprints they read before."""
+    old = checkout_of(BEFORE_REDESIGN, tmp_path / "old")
+    work = tmp_path / "work"
+    (work / "config").mkdir(parents=True)
+    shutil.copy(ROOT / "config" / "config.yaml", work / "config" / "config.yaml")
+    snakemake(old, work)
+    results = {p: p.read_bytes() for p in (work / "results").rglob("*.json")}
+
+    plan = snakemake(current_code(tmp_path / "new"), work, "-n")
+    planned = set(re.findall(r"^(?:local)?rule (\w+):", plan, flags=re.M))
+    assert planned <= REPORT_RULES, f"the redesign reruns {sorted(planned - REPORT_RULES)}:\n{plan[-4000:]}"
+    assert {p: p.read_bytes() for p in results} == results

@@ -121,7 +121,7 @@ def test_extraction_groups_are_behavioural_papers_except_the_large_sets():
     from brainpipe.pipeline.workflow_config import extraction_group
 
     family = lambda identifier: benchmarks.load(identifier, {}).family
-    assert extraction_group(family("Geirhos2021colour-top1")) == "built-in (brainpipe.benchmarks.geirhos2021)"
+    assert extraction_group(family("Geirhos2021colour-top1")) == "built-in (brainpipe.benchmarks.families.geirhos2021)"
     assert extraction_group(family("Scialom2024_rgbBehavioralAccuracyDistance")) == \
         extraction_group(family("Scialom2024_segments-allBehavioralErrorConsistency"))
     assert extraction_group(family("MajajHong2015public.IT-pls")) is None  # neural

@@ -19,7 +19,7 @@ from reference_files import reference_numbers
 import brainio_fixtures
 import zerbe2026_fixtures as fixtures
 from brainpipe import benchmarks
-from brainpipe.benchmarks import zerbe2026
+from brainpipe.benchmarks.families import zerbe2026
 from brainpipe.neural import subjects
 
 REFERENCE_PATH = Path(__file__).parent / "data" / "zerbe2026_reference.json"

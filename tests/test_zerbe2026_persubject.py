@@ -20,7 +20,7 @@ from reference_files import reference_numbers
 import brainio_fixtures
 import zerbe2026_fixtures as fixtures
 from brainpipe import benchmarks
-from brainpipe.benchmarks import zerbe2026, zerbe2026_persubject
+from brainpipe.benchmarks.families import zerbe2026, zerbe2026_persubject
 
 REFERENCE_PATH = Path(__file__).parent / "data" / "zerbe2026_persubject_reference.json"
 REFERENCE = reference_numbers(REFERENCE_PATH)  # a missing or empty file fails the collection, never skips

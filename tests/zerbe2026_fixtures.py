@@ -116,7 +116,7 @@ def write_store(root, seed: int = 0) -> dict[str, str]:
     splits = {"tau": _split_json("tau", tau_train, tau_test), "ood": _split_json("ood", regular, ood)}
     for name, content in splits.items():
         (root / "splits" / "shared" / f"{name}.json").write_text(json.dumps(content))
-        # brainpipe's object name for the same file (brainpipe.benchmarks.zerbe2026)
+        # brainpipe's object name for the same file (brainpipe.benchmarks.families.zerbe2026)
         (root / f"laion_fmri_splits_shared_{name}.json").write_text(json.dumps(content))
     # brainpipe reads the stimuli as a brainio pair: the manifest as the CSV and a zip of the images
     table.to_csv(root / "stimulus_Zerbe2026_fmri_stim_full.csv", index=False)

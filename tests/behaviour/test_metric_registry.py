@@ -37,7 +37,7 @@ def test_every_metric_a_built_in_family_declares_is_registered_by_stages_or_its_
                 continue
             assert behaviour.metric in registered, f"{family.name}: metric {behaviour.metric!r} is not registered"
     assert registered["confusion_similarity"].origin == registered["tasks_consistency"].origin == \
-        "brainpipe.benchmarks.maniquet2024"
+        "brainpipe.benchmarks.families.maniquet2024"
 
 
 def test_unknown_and_clashing_names_are_refused(registry_restored):

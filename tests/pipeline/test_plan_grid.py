@@ -41,7 +41,7 @@ def test_the_stimulus_folders_a_model_sees_include_fitting_train_and_session_set
     groups = grid.extraction_groups()
     # a behavioural paper's folders are extracted together (keyed by the family's origin); neural ones per folder
     assert groups[("alexnet_untrained", "SyntheticShapes--target8.00--source10.00")] == (
-        "built-in (brainpipe.benchmarks.synthetic_shapes)")
+        "built-in (brainpipe.benchmarks.families.synthetic_shapes)")
     assert groups[("alexnet_untrained", "Cowley2026.190923--target8.00--source11.20")] is None
 
 

@@ -34,7 +34,7 @@ import brainscore_runs  # noqa: E402 (tests/reference, on the path above)
 
 OUT = REPO / "tests" / "data" / "igustibagus2024_reference.json"
 BENCHMARKS = ("Igustibagus2024-ridge", "Igustibagus2024.IT_readout-accuracy")
-SEED = 0  # brainpipe.benchmarks.igustibagus2024.READOUT_SEED
+SEED = 0  # brainpipe.benchmarks.families.igustibagus2024.READOUT_SEED
 
 # Seed the readout's draws (numpy's global generator, READOUT_SEED in the environment) where the 1000 splits start:
 # a prelude of brainscore_runs.wrapper (also tests/reference/suite_table.py's).

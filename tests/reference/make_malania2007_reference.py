@@ -34,7 +34,7 @@ import brainscore_runs  # noqa: E402 (found through the path above)
 OUT = REPO / "tests" / "data" / "malania2007" / "brainscore.json"
 BENCHMARKS = ("Malania2007.vernieracuity-threshold", "Malania2007.short2-threshold_elevation")
 #: scored on malania_fixtures.write_informative_store (fits that succeed; stored under "informative"). Not the
-#: vernier acuity: upstream raises TypeError there as soon as one fit succeeds (see brainpipe.benchmarks.malania2007)
+#: vernier acuity: upstream raises TypeError there as soon as one fit succeeds (see brainpipe.benchmarks.families.malania2007)
 INFORMATIVE = ("Malania2007.short4-threshold_elevation",)
 
 #: The reference-venv wrapper around the runner (tests/reference/brainscore_runs.py).

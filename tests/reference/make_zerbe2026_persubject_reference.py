@@ -12,7 +12,7 @@ brainpipe's .venv) and at the reference runner (tests/reference/brainscore_runne
 As tests/reference/make_zerbe2026_reference.py (whose stand-in for ``laion_fmri.splits.get_split_masks`` this
 reuses: it reads the fixture's ``splits/<pool>/<name>.json``, here the pools ``sub-XX``), with Brain-Score's result
 cache on (its default and its servers' setting: the per-subject children share one ceiling, see
-brainpipe.benchmarks.zerbe2026.RIDGE_CEILING_OF_FIRST_SUBJECT).
+brainpipe.benchmarks.families.zerbe2026.RIDGE_CEILING_OF_FIRST_SUBJECT).
 """
 
 import sys

@@ -201,7 +201,7 @@ def _behaviour(*families, **kwargs):
 def _ferguson2024(root, scale):
     import behaviour_fixtures
 
-    from brainpipe.benchmarks import ferguson2024
+    from brainpipe.benchmarks.families import ferguson2024
 
     sums = {}
     for experiment in ferguson2024.EXPERIMENTS:
@@ -219,7 +219,7 @@ def _geirhos2021(root, scale):
     import behaviour_fixtures_families as ff
     from brainio_fixtures import _sha1, write_zip
 
-    from brainpipe.benchmarks import geirhos2021
+    from brainpipe.benchmarks.families import geirhos2021
 
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -376,10 +376,10 @@ def _imagenet(root, scale):
 
 def _imagenet_c(root, scale):
     """engineering_fixtures.write_imagenet_c for every category: it knows the noise category's corruption types; the
-    others get theirs (brainpipe.benchmarks.imagenet_c.CATEGORIES) with the same noise-like corruptions."""
+    others get theirs (brainpipe.benchmarks.families.imagenet_c.CATEGORIES) with the same noise-like corruptions."""
     import engineering_fixtures
 
-    from brainpipe.benchmarks import imagenet_c
+    from brainpipe.benchmarks.families import imagenet_c
 
     sums = {}
     known = dict(engineering_fixtures.IMAGENET_C_TYPES)

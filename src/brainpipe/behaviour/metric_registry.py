@@ -3,7 +3,7 @@
 As Brain-Score's ``metric_registry['i2n'] = ...`` (brain-score/vision brainscore_vision/__init__.py, filled by each
 metric plugin's ``__init__.py``): the stages (:mod:`brainpipe.behaviour.stages`) look the metric up here and never
 branch on its name. The metrics any family may use register in ``stages.py``; a family's own metric registers in
-the family's module when it is imported (``brainpipe.benchmarks.maniquet2024``), so adding such a family edits no
+the family's module when it is imported (``brainpipe.benchmarks.families.maniquet2024``), so adding such a family edits no
 shared module.
 
 Light on purpose (no numpy, no xarray): family modules import it while the workflow parses.

@@ -376,7 +376,7 @@ def ceiling(benchmark, human: xr.DataArray) -> Result:
 
 
 # The metrics any family may use: each one's raw score and ceiling from the benchmark's options. A family's own
-# metric registers in the family's module (brainpipe.benchmarks.maniquet2024); those below that only one family
+# metric registers in the family's module (brainpipe.benchmarks.families.maniquet2024); those below that only one family
 # uses (accuracy_delta, condition_wise_accuracy, shape_bias / shape_match) could move to theirs the same way.
 
 def _invalid_responses(benchmark) -> tuple:

@@ -4,7 +4,7 @@ score. Used by workflow/scripts/threshold_*.py; usable from Python alike.
 
 A threshold benchmark is a behavioural :class:`brainpipe.benchmarks.Benchmark` whose metric is ``threshold`` or
 ``threshold_elevation``; its ``options`` name the (condition data, test stimuli, fitting stimuli) it is scored on
-and the baseline (brainpipe.benchmarks.malania2007). Upstream: brain-score/vision
+and the baseline (brainpipe.benchmarks.families.malania2007). Upstream: brain-score/vision
 brainscore_vision/benchmarks/malania2007/benchmark.py, metrics/threshold/metric.py.
 """
 

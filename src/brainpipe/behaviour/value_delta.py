@@ -168,7 +168,7 @@ def value_delta_ceiling(assembly: xr.DataArray, lapse_rate: float, scale: float 
     """Upstream ``calculate_ceiling(precompute_ceiling=False)``: for i in 0..loops-1, ``np.random.seed(i)``,
     random half split of the trials, value_delta of the two halves' integrals; mean, error std (ddof 0).
 
-    Brain-Score's benchmarks use precomputed values instead (see ``brainpipe.benchmarks.ferguson2024``)."""
+    Brain-Score's benchmarks use precomputed values instead (see ``brainpipe.benchmarks.families.ferguson2024``)."""
     n = assembly.sizes["presentation"]
     scores = []
     for i in range(loops):

@@ -1,10 +1,15 @@
-"""Benchmarks: one module per family (built-in plugins), a registry, and the two user patterns.
+"""Benchmarks: the machinery of benchmark families (what a family is, a registry, the two user patterns, the
+registries of ceilings and fold fits) and, in ``families/``, one module per built-in family.
 
 * ``base.py``: what a family and a benchmark are (plain data), identifiers, settings and their defaults;
-* ``registry.py``: discovers families — built-in modules here, config ``benchmark_zoo`` entries, plugin files;
-* ``declared.py``: the "declared" pattern (a config entry, no code);
-* ``custom.py``: the "custom" pattern (:class:`CustomBenchmark` in a Python file);
-* one module per built-in family: ``majajhong2015.py``, ``freemanziemba2013.py``, ``synthetic_shapes.py``.
+* ``registry.py``: discovers families — every module of ``families/``, config ``benchmark_zoo`` entries, plugin files;
+* ``declared.py`` (and ``declared_behaviour.py``, ``declared_properties.py``): the "declared" pattern (a config
+  entry, no code);
+* ``custom.py``: the plugin pattern (:class:`CustomBenchmark` in a Python file);
+* ``ceilings.py``, ``folds.py``: the ceiling and fold-fit stages, by registered method name;
+* ``ost_family.py``: families of object solution times (Kar2019);
+* ``families/``: one module per built-in family (``majajhong2015.py``, ``freemanziemba2013.py``, ...), written as a
+  user's plugin is: a new family is a new module there and touches no shared file.
 
 ``parse(identifier)`` knows the built-in families; ``load(identifier, config)`` also the config's;
 ``default_catalog()`` lists the built-in families' data for download.

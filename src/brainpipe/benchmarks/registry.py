@@ -1,6 +1,6 @@
 """One registry of benchmark families, from three sources that all produce a :class:`Family`:
 
-1. built-in modules of this package (``majajhong2015.py``, ``freemanziemba2013.py``, ``synthetic_shapes.py``, ...),
+1. built-in modules of the ``families`` folder (``majajhong2015.py``, ``freemanziemba2013.py``, ...),
    each declaring ``FAMILIES`` (and the data it downloads: ``ASSEMBLIES``, ``STIMULUS_SETS``) — written exactly
    as a user would write a plugin;
 2. ``benchmark_zoo:`` entries of the config (:mod:`brainpipe.benchmarks.declared`);
@@ -31,8 +31,8 @@ from .declared_behaviour import declared_behaviour_family, is_behavioural
 from .declared_properties import declared_properties_family, is_properties, neurons_definitions
 from .ost_family import build_ost, is_ost
 
-#: Modules of this package that are machinery, not families.
-_NOT_FAMILIES = {"base", "registry", "declared", "declared_behaviour", "declared_properties", "custom", "ost_family"}
+#: The folder of the built-in families: each of its modules (but ``_``-prefixed helpers) declares ``FAMILIES``.
+FAMILIES_FOLDER = Path(__file__).parent / "families"
 
 
 def _sha1_file(path) -> str:
@@ -80,10 +80,10 @@ def family_identifiers(family: Family):
 @functools.lru_cache(maxsize=1)
 def _builtin():
     registry = Registry()
-    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
-        if info.name in _NOT_FAMILIES or info.name.startswith("_"):
+    for info in sorted(pkgutil.iter_modules([str(FAMILIES_FOLDER)]), key=lambda i: i.name):
+        if info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"brainpipe.benchmarks.{info.name}")
+        module = importlib.import_module(f"brainpipe.benchmarks.families.{info.name}")
         fingerprint = _sha1_file(module.__file__)
         assemblies = getattr(module, "ASSEMBLIES", {})
         stimulus_sets = getattr(module, "STIMULUS_SETS", {})

@@ -49,7 +49,7 @@ def zerbe2026(assembly: xr.DataArray, parts: dict) -> xr.DataArray:
 
 
 #: A per-subject pool's split list among the parts: ``laion_fmri_splits_<pool>_<split>.json``
-#: (brainpipe.benchmarks.zerbe2026_persubject names them so; the pool a subject, e.g. sub-01)
+#: (brainpipe.benchmarks.families.zerbe2026_persubject names them so; the pool a subject, e.g. sub-01)
 LAION_SUBJECT_SPLIT = re.compile(r"_(sub-[0-9]+)_([A-Za-z0-9_]+?)\.json$")
 #: What a per-subject pool's matrix holds where a subject was not shown a stimulus (never read: see below)
 NOT_SHOWN = 0.0
