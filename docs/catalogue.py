@@ -133,7 +133,7 @@ def _files(family) -> list[str]:
     if family.source == "demo":
         return ["Data: generated on the spot by brainpipe (SIMULATED demo data; no download)."]
     datasets = [d for d in (family.dataset, family.private_dataset, family.train_dataset) if d]
-    datasets += [key for _, key in family.splits]
+    datasets += [key for _, key in family.train_test_files]
     for key in dict.fromkeys(datasets):
         entry = registry.assemblies.get(key)
         if entry is None:
@@ -164,7 +164,7 @@ def _family_section(module: str, family) -> list[str]:
         b = registry.benchmark(identifier)
         out.append("| " + " | ".join(_cell(v) for v in (
             f"`{identifier}`", "yes" if identifier in brainscore_identifiers() else "no (brainpipe's)", b.kind, b.region or "—", b.metric, b.n_folds, _ceiling(b),
-            _formula(b), b.parent, b.version, b.split,
+            _formula(b), b.parent, b.version, b.access,
             _delta(module, identifier))) + " |")
     out += ["", f"Shown at {family.visual_degrees}°"
             + (f"; cross-validation stratified on `{family.stratification}`" if family.stratification else "")

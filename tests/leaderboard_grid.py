@@ -69,7 +69,7 @@ def write_grid(root, n_models=50, identifiers=None, seed=0):
             per_layer = {layer: dict(_layer_score(benchmark, rng, quality), model=model, benchmark=b, layer=layer)
                          for layer in scored}
             spec = {"architecture": model, "layers": {"IT": committed}}
-            data = {"dataset": benchmark.family.dataset, "split": benchmark.split,
+            data = {"dataset": benchmark.family.dataset, "access": benchmark.access,
                     "stimulus_set": benchmark.family.stimulus_set, "visual_degrees": benchmark.visual_degrees,
                     "settings": benchmark.settings, "files": []}
             result = headline(per_layer, committed, spec, benchmark.metadata(), data, versions())

@@ -21,7 +21,7 @@ import brainio_fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import default_catalog
 from brainpipe.data import assembly as assembly_prep
-from brainpipe.data.fetch import load_assembly
+from brainpipe.data.brainio import load_assembly
 from brainpipe.data.train_test import join_assemblies, join_stimulus_sets, held_out_trials
 from brainpipe.neural.ceiling import internal_consistency
 from brainpipe.pipeline.scoring import aggregate
@@ -57,9 +57,9 @@ def test_declarations_follow_brainscore():
         assert family.neuroid_filter == (("nc_testset", 30.0),)
         assert family.regions == ("V1", "V2", "V4", "IT") and family.metrics == ("ridge", "rdm")
         assert (family.subject_coord, family.score_per, family.stratification) == ("subject", "subject", None)
-        assert family.splits == (("train", f"{prefix}_train"), ("test", f"{prefix}_test"))
+        assert family.train_test_files == (("train", f"{prefix}_train"), ("test", f"{prefix}_test"))
         four = "4subj" in prefix
-        for split, dataset in family.splits:  # the surface files reuse the volumetric stimuli
+        for split, dataset in family.train_test_files:  # the surface files reuse the volumetric stimuli
             entry = catalog.assembly(dataset)
             assert entry.stimulus_set == f"Allen2022_fMRI{'_4subj' if four else ''}_{split}_Stimuli"
             assert entry.file.name == f"assy_{entry.identifier}.nc"

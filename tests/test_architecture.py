@@ -52,7 +52,7 @@ def imports(path: Path) -> set:
                 target = node.module or ""
             if target.split(".")[0] != "brainpipe":
                 continue
-            for alias in node.names:  # `from brainpipe.data import fetch` imports the module brainpipe.data.fetch
+            for alias in node.names:  # `from brainpipe.data import brainio` imports the module brainpipe.data.brainio
                 candidate = f"{target}.{alias.name}"
                 found.add(candidate if module_exists(candidate) else target)
     return found - {name}

@@ -1,4 +1,4 @@
-"""Behavioural fixture files in the real layouts, served on loopback, fetched by brainpipe.data.fetch and scored by the
+"""Behavioural fixture files in the real layouts, served on loopback, fetched by brainpipe.data.download and scored by the
 behaviour library: one path per family (Rajalingham2018, Geirhos2021, Hebart2023, Ferguson2024)."""
 
 import warnings
@@ -17,13 +17,14 @@ from brainpipe.benchmarks.families import ferguson2024, hebart2023
 from brainpipe.benchmarks.families.geirhos2021 import GEIRHOS2021, GEIRHOS2021_EXCLUDE_CONDITIONS
 from brainpipe.benchmarks.families.rajalingham2018 import RAJALINGHAM2018
 from brainpipe.data.catalog import Catalog, brainio_assembly, brainio_stimuli
-from brainpipe.data.fetch import fetch_file, fetch_stimulus_set
+from brainpipe.data.brainio import fetch_stimulus_set
+from brainpipe.data.download import fetch_file
 from brainpipe.io import read_netcdf
 
 
 def load_behaviour(nc_path, stimuli_csv):
     """Read a behavioural assembly and merge the stimulus columns along ``presentation`` by ``stimulus_id``
-    (brainio's StimulusMergeAssemblyLoader). ``brainpipe.data.fetch.load_assembly`` requires a ``neuroid`` dim today,
+    (brainio's StimulusMergeAssemblyLoader). ``brainpipe.data.brainio.load_assembly`` requires a ``neuroid`` dim today,
     so behavioural assemblies need this (or that function relaxed) in the workflow."""
     assembly = read_netcdf(nc_path)
     if "stimulus_id" not in assembly.coords:

@@ -327,7 +327,7 @@ def real_cache(tmp_path_factory):
 
 def _real(entry_key, real_cache, stimuli=True):
     """A real assembly fetched by brainpipe's fetch code from the catalog's URL, checked against its sha1."""
-    from brainpipe.data.fetch import fetch_file
+    from brainpipe.data.download import fetch_file
 
     entry = default_catalog().assembly(entry_key)
     base = catalog.base_url(None)
@@ -355,7 +355,7 @@ def test_ferguson_real_ceiling_matches_the_precomputed_one(experiment, real_cach
 @pytest.mark.network
 def test_ferguson_real_training_set_starts_with_an_oddball(real_cache):
     """Upstream reads probability column 0 as 'oddball': true when the first training image number is even."""
-    from brainpipe.data.fetch import fetch_file
+    from brainpipe.data.download import fetch_file
 
     entry = default_catalog().stimulus_set("Ferguson2024_tilted_line_training_stimuli")
     table = pd.read_csv(fetch_file(entry.csv, real_cache, catalog.base_url(None), progress=None))

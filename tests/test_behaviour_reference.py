@@ -2,7 +2,7 @@
 
 Needs internet access to Brain-Score's store (``https://brainscore-storage.s3.amazonaws.com/brainio-brainscore/``):
 the downloading tests are marked ``network``, so deselected by default (pyproject addopts); run with ``pytest -m network
-tests/test_behaviour_reference.py``. Files come through the real fetch code (``brainpipe.data.fetch.fetch_file``) under
+tests/test_behaviour_reference.py``. Files come through the real fetch code (``brainpipe.data.download.fetch_file``) under
 the catalog's object names and sha1s (declared in brainpipe.benchmarks.families.rajalingham2018 / geirhos2021), and are
 scored by the same stages the workflow runs (``prepare_behaviour``, ``stages.ceiling``). Only human data are needed:
 no model weights. Downloads go to ``$BRAINPIPE_TEST_CACHE`` when set (kept between runs), else a temporary folder.
@@ -29,7 +29,7 @@ from brainpipe import benchmarks
 from brainpipe.data import catalog
 from brainpipe.behaviour import stages
 from brainpipe.behaviour.data import load_behaviour, prepare_behaviour
-from brainpipe.data.fetch import FetchError, fetch_file
+from brainpipe.data.download import FetchError, fetch_file
 
 GEIRHOS_CEILINGS = {
     "colour": .41543, "contrast": .43703, "cue-conflict": .33105, "edge": .31844, "eidolonI": .38634,

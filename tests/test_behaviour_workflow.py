@@ -69,7 +69,8 @@ def test_no_network_run_for_the_task_and_second_run_idle(workdir):
 
 
 def test_pixels_has_no_logits_for_label():
-    from brainpipe.pipeline.workflow_config import ConfigError, behaviour_layer
+    from brainpipe.pipeline.model_layers import behaviour_layer
+    from brainpipe.pipeline.workflow_config import ConfigError
 
     assert behaviour_layer({"architecture": "pixels"}, "probabilities") == "pixels"
     assert behaviour_layer({"architecture": "alexnet"}, "probabilities") == "classifier.5"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from brainpipe.benchmarks import FAMILIES, METRICS, parse, with_split
+from brainpipe.benchmarks import FAMILIES, METRICS, parse, with_access
 
 
 def test_parse_majajhong():
@@ -48,15 +48,15 @@ def test_settings():
 def test_private_split():
     public = parse("MajajHong2015.IT-pls")
     assert public.family.dataset == "MajajHong2015.public" and public.family.stimulus_set == "hvm-public"
-    private = with_split(public, "private")
+    private = with_access(public, "private")
     assert private.family.dataset == "MajajHong2015.private" and private.family.stimulus_set == "hvm-private"
-    assert with_split(public, "public") == public
-    with pytest.raises(ValueError, match="no private split"):
-        with_split(parse("MajajHong2015public.IT-pls"), "private")
-    with pytest.raises(ValueError, match="no private split"):
-        with_split(parse("SyntheticShapes.IT-pls"), "private")
+    assert with_access(public, "public") == public
+    with pytest.raises(ValueError, match="no private recordings"):
+        with_access(parse("MajajHong2015public.IT-pls"), "private")
+    with pytest.raises(ValueError, match="no private recordings"):
+        with_access(parse("SyntheticShapes.IT-pls"), "private")
     with pytest.raises(ValueError, match="'public' or 'private'"):
-        with_split(public, "secret")
+        with_access(public, "secret")
 
 
 def test_freemanziemba_constants():

@@ -17,7 +17,7 @@ import neural_family_fixtures as fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import default_catalog
 from brainpipe.data import assembly as assembly_prep
-from brainpipe.data.fetch import load_assembly
+from brainpipe.data.brainio import load_assembly
 from brainpipe.neural.ceiling import internal_consistency
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "cadena2017_mask_reference.json").read_text())

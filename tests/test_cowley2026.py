@@ -20,7 +20,7 @@ import cowley2026_fixtures as fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import default_catalog
 from brainpipe.data import assembly as assembly_prep
-from brainpipe.data.fetch import load_assembly
+from brainpipe.data.brainio import load_assembly
 from brainpipe.data.reindex import alternate_repetition_halves
 from brainpipe.neural.ceiling import internal_consistency
 from brainpipe.pipeline.sessions import combine_ceilings, combine_layers

@@ -9,7 +9,7 @@ import xarray as xr
 import neural_family_fixtures as family_fixtures
 from brainpipe import benchmarks
 from brainpipe.data import assembly as assembly_prep
-from brainpipe.data.fetch import load_assembly
+from brainpipe.data.brainio import load_assembly
 from brainpipe.io import read_netcdf
 from brainpipe.properties.stages import checked_property_data
 from own_benchmark_fixtures import declaration, write_config, write_experiment

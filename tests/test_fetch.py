@@ -15,8 +15,9 @@ import xarray as xr
 import brainio_fixtures as fixtures
 from brainpipe.benchmarks import builtin, default_catalog
 from brainpipe.data import catalog
-from brainpipe.data import fetch as fetch_module
-from brainpipe.data.fetch import FetchError, extract_zip_safely, fetch_file, fetch_stimulus_set, load_assembly, sha1_of
+from brainpipe.data.archives import extract_zip_safely
+from brainpipe.data.brainio import fetch_stimulus_set, load_assembly, read_brainio_csv
+from brainpipe.data.download import FetchError, fetch_file, sha1_of
 
 MAJAJ_NC = "assy_dicarlo_MajajHong2015_public.nc"
 FZ_NC = "assy_movshon_FreemanZiemba2013_public.nc"
@@ -286,7 +287,7 @@ def test_corrupt_user_file_is_never_to_be_deleted(tmp_path):
     csv = tmp_path / "mine" / "stimulus_broken.csv"
     csv.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(FetchError) as error:
-        fetch_module._read_brainio_csv(csv)
+        read_brainio_csv(csv)
     assert "leaves it alone" in str(error.value) and "delete" not in str(error.value).lower()
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from brainpipe.data import catalog
-from brainpipe.data.fetch import (DEFAULT_TIMEOUT_S, TIMEOUT_ENV, FetchError, download, extract_zip_safely, fetch_file,
-                             max_unpacked_bytes, sha1_of, timeout_s)
+from brainpipe.data.archives import extract_zip_safely, max_unpacked_bytes
+from brainpipe.data.download import DEFAULT_TIMEOUT_S, TIMEOUT_ENV, FetchError, download, fetch_file, sha1_of, timeout_s
 
 MB = 1 << 20
 
@@ -235,7 +235,7 @@ def test_disk_full_during_extraction_says_so_with_the_folder(small_disk, tmp_pat
 
 DOWNLOADER = """
 import sys
-from brainpipe.data.fetch import download
+from brainpipe.data.download import download
 download(sys.argv[1], sys.argv[2], sys.argv[3], progress=sys.stdout, timeout=60)
 """
 

@@ -139,7 +139,7 @@ def test_neuroid_consistency_is_the_ceilings_per_neuroid_values(store):
 def test_prepare_selected_keeps_consistent_neuroids_and_scored_stimuli(store):
     from functools import partial
 
-    from brainpipe.data.fetch import load_assembly
+    from brainpipe.data.brainio import load_assembly
     from brainpipe.data.selection import prepare_selected
     from brainpipe.neural.neuroid_consistency import consistent_neuroids
 

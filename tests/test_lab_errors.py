@@ -200,8 +200,8 @@ def test_score_with_other_settings_than_the_config_refuses_for_a_grid_model(tmp_
 def test_commit_layers_warns_when_it_selects_on_the_reported_data(export):
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     warning = selection_warning(config, ["SyntheticShapes.IT-pls"], "IT")
-    assert "SyntheticShapes.IT-pls" in warning and "selects layers on the public split" in warning
-    assert "reports on the private split" in warning
+    assert "SyntheticShapes.IT-pls" in warning and "selects layers on the public recordings" in warning
+    assert "reports on the private recordings" in warning
     # selecting on other data (held-out images, declared on their own) than the grid reports: nothing to warn
     zoo = entries(run_package(export, *lab_command(Path("export"), *NEURAL)).stdout)
     config = {**config, "benchmark_zoo": zoo, "benchmarks": ["SyntheticShapes.IT-pls"]}

@@ -296,7 +296,8 @@ def test_unknown_stimulus_ids_in_a_declared_file_stop_the_workflow_naming_them(e
 
 def test_a_model_without_logits_names_every_label_benchmark_suffix():
     from brainpipe import benchmarks as bench
-    from brainpipe.pipeline.workflow_config import ConfigError, behaviour_layer
+    from brainpipe.pipeline.model_layers import behaviour_layer
+    from brainpipe.pipeline.workflow_config import ConfigError
 
     with pytest.raises(ConfigError) as caught:
         behaviour_layer({"architecture": "pixels"}, "label", name="pixels")

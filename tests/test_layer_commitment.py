@@ -149,7 +149,7 @@ def test_commit_layers_end_to_end(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     # the grid reports the benchmark the layer is chosen on: said, with Brain-Score's public/private separation
     assert "warning: the layer for IT is chosen on SyntheticShapes.IT-pls" in run.stdout
-    assert "selects layers on the public split" in run.stdout
+    assert "selects layers on the public recordings" in run.stdout
     table = pd.read_csv(tmp_path / "results/alexnet_untrained/layer_commitment_IT.tsv", sep="\t", index_col="layer")
     assert list(table.index) == ["features.2", "features.7", "features.12"]
     sweep = pd.read_csv(tmp_path / "results/alexnet_untrained/SyntheticShapes.IT-pls/sweep.tsv", sep="\t",

@@ -14,7 +14,7 @@ import pytest
 import xarray as xr
 import yaml
 
-from brainpipe.data.fetch import sha1_of
+from brainpipe.data.download import sha1_of
 from own_benchmark_fixtures import declaration, write_experiment
 
 REPO = Path(__file__).resolve().parents[1]

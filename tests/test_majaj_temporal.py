@@ -98,7 +98,7 @@ def temporal_store(tmp_path_factory):
 
 def test_fixture_prepares_as_brainscores_load_assembly(temporal_store):
     """The fixture's V4 on Brain-Score's bins: 7 bins (0-70 ms), each stimulus' trials averaged."""
-    from brainpipe.data.fetch import load_assembly
+    from brainpipe.data.brainio import load_assembly
 
     root, _ = temporal_store
     loaded = load_assembly(root / fixtures.ASSEMBLY_FILE, root / "stimulus_hvm-public.csv", "hvm-public")

@@ -20,7 +20,7 @@ import neural_family_fixtures as fixtures
 from brainpipe import benchmarks
 from brainpipe.benchmarks import default_catalog
 from brainpipe.data import assembly as assembly_prep
-from brainpipe.data.fetch import load_assembly
+from brainpipe.data.brainio import load_assembly
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "neural_families_reference.json").read_text())
 IDENTIFIERS = sorted(REFERENCE["benchmarks"])

@@ -191,7 +191,7 @@ def _coggan_as_brainscore(rsms, activations):
 def test_coggan2024_reindex_and_rsa_match_brainscores_steps(tmp_path):
     from brainpipe.benchmarks.families.coggan2024_fmri import Coggan2024fMRIRSA
     from brainpipe.data import assembly as assembly_prep
-    from brainpipe.data.fetch import load_assembly
+    from brainpipe.data.brainio import load_assembly
     from brainpipe.pipeline.scoring import aggregate
 
     fixtures.coggan2024_store(tmp_path)

@@ -129,7 +129,7 @@ def test_declared_and_plugin_property_sets_score_end_to_end(data, tmp_path):
 
 def cli_entry(out, name, property_set, measures):
     """The benchmark_zoo entry `brainpipe package` printed, rebuilt from the files it wrote (same content)."""
-    from brainpipe.data.fetch import sha1_of
+    from brainpipe.data.download import sha1_of
     entry = {"properties": {"file": str(out / "properties.nc"), "sha1": sha1_of(out / "properties.nc"),
                             "property_set": property_set,
                             "measures": dict(pair.split("=") for pair in measures.split(","))},

@@ -19,7 +19,8 @@ import yaml
 from brainpipe.data import demo
 from brainpipe.pipeline import packaging
 from brainpipe.benchmarks.declared import declared_family
-from brainpipe.data.fetch import extract_zip_safely, load_assembly
+from brainpipe.data.archives import extract_zip_safely
+from brainpipe.data.brainio import load_assembly
 from brainpipe.pipeline.packaging import PackagingError, package
 from workflow_runs import ROOT, SNAKEMAKE, TINY, with_config
 

@@ -22,7 +22,7 @@ import yaml
 from brainpipe.benchmarks import default_catalog
 from brainpipe import benchmarks, cli
 from brainpipe.data import catalog
-from brainpipe.data.fetch import sha1_of
+from brainpipe.data.download import sha1_of
 from real_data_runs import REPO, files_under, snakemake, stand_in, torch_home, weights_file_name, write_checksums, write_config
 
 MAJAJ_FILES = ("assy_dicarlo_MajajHong2015_public.nc", "stimulus_hvm-public.csv", "stimulus_hvm-public.zip")
@@ -166,8 +166,8 @@ def test_every_downloaded_family_is_in_the_catalog():
     for name, family in benchmarks.FAMILIES.items():
         if family.source != "brainio":
             continue
-        if family.splits:  # train and test files joined by the workflow (Allen2022): each part is in the catalog
-            for _, dataset in family.splits:
+        if family.train_test_files:  # train and test files joined by the workflow (Allen2022): each part is in the catalog
+            for _, dataset in family.train_test_files:
                 default_catalog().stimulus_set(default_catalog().assembly(dataset).stimulus_set)
             continue
         entry = default_catalog().assembly(family.dataset)

@@ -135,17 +135,18 @@ def test_plots_are_png(grid, tmp_path):
     assert figures.fold_values(temporal) == pytest.approx([0.15, 0.35])
 
 
-def test_one_recording_counts_once_and_the_split_is_shown():
-    """MajajHong2015.IT-pls on the public split (the private files absent) and MajajHong2015public.IT-pls score the
-    same recording: both shown, the first of the grid counted in IT (mean) and the average, the split named in
-    the leaderboard and summary.tsv."""
+def test_one_recording_counts_once_and_the_access_is_shown():
+    """MajajHong2015.IT-pls on the public recordings (the private files absent) and MajajHong2015public.IT-pls score
+    the same recording: both shown, the first of the grid counted in IT (mean) and the average, the access named in
+    the leaderboard and summary.tsv. The first two are score files of before brainpipe 0.3, whose data names the
+    access `split`: read the same."""
     public = {"dataset": "MajajHong2015.public", "split": "public"}
     first, repeat, other = "MajajHong2015.IT-pls", "MajajHong2015public.IT-pls", "FreemanZiemba2013.IT-pls"
     headlines = [headline("m", first, 0.4, parent="IT", data=public),
                  headline("m", repeat, 0.4, parent="IT", data=public),
                  headline("m", other, 0.2, parent="IT", data={"dataset": "FreemanZiemba2013.private",
-                                                              "split": "private"}),
-                 headline("m", V4, 0.6, parent="V4", data={"dataset": "SyntheticShapes", "split": "all"})]
+                                                              "access": "private"}),
+                 headline("m", V4, 0.6, parent="V4", data={"dataset": "SyntheticShapes", "access": "all"})]
     benchmarks = [first, repeat, other, V4]
     assert report.repeated_recordings(headlines, benchmarks) == {repeat: first}
     table = report.leaderboard(headlines, {}, models=["m"], benchmarks=benchmarks)
@@ -154,12 +155,12 @@ def test_one_recording_counts_once_and_the_split_is_shown():
     assert table.loc["m", repeat] == pytest.approx(0.4)  # still shown
     page = leaderboard_page.leaderboard_html(table, headlines, {})
     groups = page_groups(page)
-    assert groups["IT"] == [(first, "IT, pls, public split"), (other, "IT, pls, private split")]
+    assert groups["IT"] == [(first, "IT, pls, public recordings"), (other, "IT, pls, private recordings")]
     assert groups["V4"] == [(V4, "V4, pls")]  # 'all': nothing to say
-    assert groups["not in the means"] == [(repeat, "IT, pls, public split; not in the means")]
+    assert groups["not in the means"] == [(repeat, "IT, pls, public recordings; not in the means")]
     assert column_titles(page)[repeat] == "same recording as MajajHong2015.IT-pls: not in the means"
     summary = report.summary_table(headlines)
-    assert list(summary["split"]) == ["public", "public", "private", "all"]
+    assert list(summary["access"]) == ["public", "public", "private", "all"]
     assert set(summary["status"]) == {"scored"}
 
 

@@ -221,6 +221,8 @@ def test_suite_grid_through_the_profile_makes_hundreds_of_submissions():
     counter.report(str(SUITE_MODELS), counts, timing)
     one_per_job = counts["grouped_jobs"] + counts["single_jobs"]
     assert set(counts["groups_by_id"]) == set(GROUPS), counts["groups_by_id"]
+    # the multi-layer extractions (activations_layers_<hash>) are in the features group too, not one sbatch each
+    assert not [rule for rule in counts["singles_by_rule"] if rule.startswith("activations")], counts["singles_by_rule"]
     assert counts["submissions"] * 10 <= one_per_job, (
         f"{counts['submissions']} submissions for {one_per_job} cluster jobs: the groups should cut them tenfold")
     for group, (threads, _mem_mb, _runtime, gpu) in counts["largest_request"].items():
@@ -238,6 +240,7 @@ def test_tiny_grid_through_slurm_matches_local_run(slurm_cluster, tmp_path_facto
     counter.report("tiny", planned)
     assert set(planned["groups_by_id"]) == set(GROUPS), planned["groups_by_id"]
     assert planned["submissions"] < planned["grouped_jobs"] + planned["single_jobs"], planned
+    assert not [rule for rule in planned["singles_by_rule"] if rule.startswith("activations")], planned
 
     rc, output, slurm_seconds = run_snakemake(on_slurm, *slurm_profile_args())
     assert rc == 0, f"snakemake via SLURM failed (rc {rc}):\n{_tail(output, 120)}"
@@ -304,7 +307,8 @@ def test_failing_job_is_reported_with_its_log(slurm_cluster, tmp_path_factory):
         log = jobs[job]
         assert log.is_file(), f"slurm log {log} of failed job {job} was deleted"
         assert f"Logfile {log}:" in output, f"slurm log of job {job} not shown in snakemake's output"
-        # one layer's extraction: a job of rule activations in group features, or of a rule activations_layers_<hash>
+        # one layer's extraction, of rule activations or activations_layers_<hash>: in a features group job under
+        # profiles/slurm (rule_activations... would be a run without the profile's groups)
         assert any(part.startswith(("rule_activations", "group_features")) for part in log.parts), \
             f"failed job {job} is not an activations job ({log})"
     assert "CUDA" in output, f"the CUDA error is not shown in snakemake's output:\n{_tail(output, 120)}"

@@ -4,8 +4,9 @@ import copy
 
 import pytest
 
-from brainpipe.pipeline.workflow_config import (ConfigError, architecture_layers, check_config, layer_set_rule, layers_for_sweep,
-                                                leaf_layers, load_layer_sets, missing_layer_sets, plan_layer_sets)
+from brainpipe.pipeline.model_layers import layers_for_sweep
+from brainpipe.pipeline.plan.activations import layer_set_rule, load_layer_sets, missing_layer_sets, plan_layer_sets
+from brainpipe.pipeline.workflow_config import ConfigError, architecture_layers, check_config, leaf_layers
 
 ALEXNET_LAYERS = {"V1": "features.2", "V2": "features.7", "V4": "features.7", "IT": "features.12"}
 BASE = {
@@ -118,7 +119,7 @@ def test_a_behavioural_papers_folders_are_extracted_together():
 
 def test_extraction_groups_are_behavioural_papers_except_the_large_sets():
     from brainpipe import benchmarks
-    from brainpipe.pipeline.workflow_config import extraction_group
+    from brainpipe.pipeline.plan.activations import extraction_group
 
     family = lambda identifier: benchmarks.load(identifier, {}).family
     assert extraction_group(family("Geirhos2021colour-top1")) == "built-in (brainpipe.benchmarks.families.geirhos2021)"
@@ -203,7 +204,7 @@ def test_default_and_test_configs_pass_the_structure_checks():
     (lambda c: c["data"].update(local_fils={}), "config data.local_fils", "local_files"),
     (lambda c: c["data"]["local_files"].update({"assy_dicarlo_MajajHong2015_privat.nc": "/data/x.nc"}),
      "config data.local_files.assy_dicarlo_MajajHong2015_privat.nc", "assy_dicarlo_MajajHong2015_private.nc"),
-    (lambda c: c["data"]["splits"].update(MajajHong2105="private"), "config data.splits.MajajHong2105",
+    (lambda c: c["data"]["access"].update(MajajHong2105="private"), "config data.access.MajajHong2105",
      "MajajHong2015"),
     (lambda c: c["model_zoo"]["alexnet"].update(wieghts=None), "config model_zoo.alexnet.wieghts", "weights"),
     (lambda c: c["model_zoo"]["alexnet"]["layers"].update(IT1="features.12"), "config model_zoo.alexnet.layers.IT1",
@@ -213,7 +214,7 @@ def test_default_and_test_configs_pass_the_structure_checks():
      "config benchmark_settings.SyntheticShapes.IT-pls.split", "splits"),
     (lambda c: c["synthetic_shapes"].update(image_sise=64), "config synthetic_shapes.image_sise", "image_size"),
     (lambda c: c["synthetic_shapes"]["noise"].update(IT2=1.0), "config synthetic_shapes.noise.IT2", "IT"),
-], ids=["top-level", "data", "local_files-name", "splits-family", "model_zoo-entry", "layers-region",
+], ids=["top-level", "data", "local_files-name", "access-family", "model_zoo-entry", "layers-region",
         "sweep-region", "benchmark_settings", "synthetic_shapes", "synthetic-region"])
 def test_unknown_key_names_key_and_nearest_valid_one(change, key, nearest):
     message = structure_error(change)
@@ -235,9 +236,23 @@ def test_missing_model_zoo_says_which_config_file_is_read():
                               "config/config.yaml of its working directory"), message
 
 
-def test_private_split_of_a_family_without_one():
-    message = structure_error(lambda c: c["data"]["splits"].update(SyntheticShapes="private"))
-    assert message.startswith("config data.splits.SyntheticShapes: SyntheticShapes has no private split")
+def test_private_access_of_a_family_without_private_recordings():
+    message = structure_error(lambda c: c["data"]["access"].update(SyntheticShapes="private"))
+    assert message.startswith("config data.access.SyntheticShapes: SyntheticShapes has no private recordings")
+
+
+def test_the_old_name_data_splits_is_still_read_and_checked():
+    """data.splits is data.access's name before brainpipe 0.3: a config that uses it reads the same."""
+    from brainpipe.benchmarks import configured_access
+
+    message = structure_error(lambda c: c["data"].update(splits={"SyntheticShapes": "private"}))
+    assert message.startswith("config data.splits.SyntheticShapes: SyntheticShapes has no private recordings")
+    assert configured_access({"data": {"splits": {"MajajHong2015": "private"}}}, "MajajHong2015") == "private"
+    assert configured_access({"data": {"access": {"MajajHong2015": "private"}}}, "MajajHong2015") == "private"
+    assert configured_access({"data": {}}, "MajajHong2015") is None
+    message = structure_error(lambda c: c["data"].update(access={"MajajHong2015": "private"},
+                                                         splits={"MajajHong2015": "public"}))
+    assert "data.access.MajajHong2015 is 'private' but data.splits.MajajHong2015 (its old name) is 'public'" in message
 
 
 @pytest.mark.parametrize("key", ["models", "benchmarks"])

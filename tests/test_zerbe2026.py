@@ -144,7 +144,7 @@ def test_subject_files_combine_into_one_stimulus_by_voxel_assembly(store):
     import xarray as xr
 
     from brainpipe.data import assembly as prep
-    from brainpipe.data.fetch import load_assembly
+    from brainpipe.data.brainio import load_assembly
 
     root, _ = store
     entry = benchmarks.builtin().assemblies["Zerbe2026_fmri"]

@@ -36,7 +36,7 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def combined(store):
-    from brainpipe.data.fetch import load_assembly
+    from brainpipe.data.brainio import load_assembly
 
     root, _ = store
     entry = benchmarks.builtin().assemblies[DATASET]

@@ -396,13 +396,14 @@ def _targets(name, benchmark, config):
     """(activations folder, stimulus folder, layers) of the activations job the score of ``name`` needs: as
     workflow/rules/common.smk's activations_dir, stimuli_folder and model_layers compute them."""
     from .data import screen
-    from .pipeline.workflow_config import layers_for_sweep, load_registry
+    from .benchmarks.base import configured_access
+    from .pipeline.model_layers import layers_for_sweep
+    from .pipeline.workflow_config import load_registry
 
     registry = load_registry(config)
     settings = (config.get("benchmark_settings") or {}).get(benchmark)
-    split = ((config.get("data") or {}).get("splits") or {}).get(benchmark.split(".", 1)[0])
     try:
-        b = registry.benchmark(benchmark, settings, split)
+        b = registry.benchmark(benchmark, settings, configured_access(config, benchmark.split(".", 1)[0]))
     except ValueError as error:
         raise ValueError(f"benchmark {benchmark}: {error}") from None
     spec = config["model_zoo"][name]

@@ -124,7 +124,7 @@ def list_benchmarks(config: dict, out=None) -> None:
             continue
         print(f"    {family.visual_degrees:g}°, {data}, stimuli {family.stimulus_set}, "
               f"{family.time_window[0]}–{family.time_window[1]} ms, "
-              + (f"train/test files {', '.join(d for _, d in family.splits)}, " if family.splits else
+              + (f"train/test files {', '.join(d for _, d in family.train_test_files)}, " if family.train_test_files else
                  f"CV stratified by {family.stratification}, ")
               + f"ceiling {family.ceiling}", file=out)
         if family.notes:
@@ -179,7 +179,7 @@ def list_data(config: dict, out=None) -> None:
     local = catalog.local_paths(data.get("local_files"))
     base = catalog.base_url(data.get("base_url"))
     used = {family.dataset for family in bench.builtin().families.values() if family.source == "brainio"}
-    used |= {d for family in bench.builtin().families.values() for _, d in family.splits}  # joined train/test files
+    used |= {d for family in bench.builtin().families.values() for _, d in family.train_test_files}  # joined train/test files
     print(f"Store: {base}", file=out)
     print(f"Cache: {cache_dir}/<sha1>/<file>  (config data.cache_dir; relative paths are under the working "
           "directory)", file=out)

@@ -62,7 +62,7 @@ def test_train_and_test_files_joined_into_one_data_set():
     family = recordings.joined_family("Allen2022_fmri")
     assert recordings.joined_datasets()[0] == "Allen2022_fmri"
     assert recordings.joined_assembly_parts(wildcards(dataset="Allen2022_fmri")) == {
-        split: f"resources/assemblies/{dataset}.nc" for split, dataset in family.splits}
+        split: f"resources/assemblies/{dataset}.nc" for split, dataset in family.train_test_files}
     assert list(recordings.joined_assembly_parts(wildcards(dataset="Allen2022_fmri"))) == ["train", "test"]
     stimuli = recordings.joined_stimuli_parts(wildcards(stimulus_set=family.stimulus_set))
     assert list(stimuli) == ["train", "test"] and all(v.startswith("resources/stimuli/") for v in stimuli.values())

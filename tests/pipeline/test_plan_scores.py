@@ -80,7 +80,7 @@ def test_a_score_records_its_models_sweep_for_the_benchmarks_region_only():
 def test_a_score_records_which_data_it_read():
     plan = plan_with()
     data = plan.scores.data(plan.benchmark("MajajHong2015public.IT-pls"))
-    assert (data["dataset"], data["split"], data["stimulus_set"], data["visual_degrees"]) == (
+    assert (data["dataset"], data["access"], data["stimulus_set"], data["visual_degrees"]) == (
         "MajajHong2015.public", "public", "hvm-public", 8.0)
     assert list(data["files"]) == ["assy_dicarlo_MajajHong2015_public.nc", "stimulus_hvm-public.csv",
                                    "stimulus_hvm-public.zip"]

@@ -4,10 +4,15 @@ on the cluster; read from the files (the profile's YAML, workflow/rules/*.smk, t
 A rule named in `groups:` that does not exist (misspelt, or renamed in the rules) is silently never grouped, and a
 grouped localrule is silently submitted: Snakemake drops a rule in a group from localrules, so the downloads would
 run on compute nodes (often without internet) and the tables would wait in the queue. tests/test_slurm.py runs the
-groups on a real SLURM.
+groups on a real SLURM. The extraction rules activations_layers_<hash>, named after the config, take the group the
+profile gives `activations` (workflow/rules/activations.smk): two dry runs of config/config.yaml check it, through
+the profile and without one.
 """
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -96,3 +101,38 @@ def test_a_grouped_gpu_rule_gets_one_gpu_per_submission():
     assert settings["set-resource-scopes"]["gpu"] == "local", settings.get("set-resource-scopes")
     assert isinstance(settings["cores"], int) and settings["cores"] >= 2, (
         "`cores` bounds the width of a group job; the extraction rules take 2 threads")
+
+
+def planned_jobs(workdir, *args):
+    """(rule, its group job's group or None) of each job of a dry run of config/config.yaml in a fresh folder."""
+    env = {key: value for key, value in os.environ.items() if key != "SNAKEMAKE_PROFILE"}
+    run = subprocess.run([str(Path(sys.executable).parent / "snakemake"), "-n", "-s", str(REPO / "Snakefile"),
+                          "--directory", str(workdir), "--configfile", str(REPO / "config" / "config.yaml"), *args],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output[-3000:]
+    plan = output.split("Job stats:", 2)[1]  # the jobs, between the first job stats table and the last
+    jobs, group = [], None
+    for line in plan.splitlines():
+        if header := re.match(r"^(?:\[[^\]]*\] )?Group job (\S+) ", line):
+            group = header.group(1)
+        elif job := re.match(r"^(\s*)(?:local)?(?:rule|checkpoint) (\w+):$", line):
+            group = group if job.group(1) else None  # a group's jobs are indented under its header
+            jobs.append((job.group(2), group))
+    return jobs
+
+
+def test_every_extraction_job_is_in_the_group_of_activations(tmp_path):
+    """Through the profile, the jobs of `activations` and of the activations_layers_<hash> rules (several layers in
+    one pass: their names follow the config, so `groups:` cannot list them) are all in the group `groups:` gives
+    `activations`, and so go to the cluster in its group jobs, not one sbatch each. A local dry run plans the same
+    jobs in no group: the rules' group comes from the profile only."""
+    extraction = re.compile(r"activations(_layers_\w+)?")
+    through_profile = [job for job in planned_jobs(tmp_path / "slurm", "--profile", str(PROFILE.parent))
+                       if extraction.fullmatch(job[0])]
+    assert any(rule != "activations" for rule, _ in through_profile), (
+        f"config/config.yaml plans no multi-layer extraction job, which this test needs: {through_profile}")
+    assert {group for _, group in through_profile} == {profile()["groups"]["activations"]}, through_profile
+    local = [job for job in planned_jobs(tmp_path / "local", "--cores", "2") if extraction.fullmatch(job[0])]
+    assert sorted(rule for rule, _ in local) == sorted(rule for rule, _ in through_profile)
+    assert not [job for job in local if job[1] is not None], local

@@ -18,6 +18,13 @@ for job in PLAN.activations.rules(workflow.is_main_process, workflow._cores):
             **PLAN.activations.params(ACTIVATIONS_CODE, job.folder),
         wildcard_constraints:
             stimuli="[^/]+",
+        # the job group a profile gives `activations` (profiles/slurm: `features`), for the activations_layers_<hash>
+        # rules too, whose names follow the config, so that a profile's `groups:` cannot list them. For a rule that
+        # `groups:` names, `groups:` wins over the rule's own `group:` (snakemake 9.27's Rule.group), so `activations`
+        # keeps the profile's group and this reads it when a job is planned. Without a profile's group (a local run
+        # or dry run) none: a plain "features" would print each extraction of a local dry run as a group job.
+        group:
+            lambda wildcards: workflow.group_settings.overwrite_groups.get("activations")
         threads: 2
         # the longest job of a small benchmark, which every later stage waits for: start it as soon as its images are
         # ready, before the ceilings and human-data jobs that can run beside or after it (Snakemake's scheduler

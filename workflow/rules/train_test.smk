@@ -77,7 +77,7 @@ rule prepare_time_points:
         "../scripts/prepare_time_points.py"
 
 
-# Recordings published as separate train and test files (Family.splits: Allen2022): joined once into one data set
+# Recordings published as separate train and test files (Family.train_test_files: Allen2022): joined once into one data set
 # and one stimulus set, which every later stage (prepare_assembly, activations, folds, ceiling) reads as any other.
 
 
@@ -88,7 +88,7 @@ rule join_train_test_assembly:
         "resources/assemblies/{dataset}.nc",
     params:
         code=stage_code("join_train_test_assembly"),
-        splits=lambda wildcards: [list(part) for part in PLAN.recordings.joined_family(wildcards.dataset).splits],
+        parts=lambda wildcards: [list(part) for part in PLAN.recordings.joined_family(wildcards.dataset).train_test_files],
     wildcard_constraints:
         dataset=alternatives(PLAN.recordings.joined_datasets()),
     resources:

@@ -6,7 +6,8 @@ hand_over(snakemake)  # a local run computes this job in its warm process (pipel
 
 from brainpipe import benchmarks
 from brainpipe.data import catalog
-from brainpipe.data.fetch import fetch_file, load_assembly, timeout_s
+from brainpipe.data.brainio import load_assembly
+from brainpipe.data.download import fetch_file, timeout_s
 from brainpipe.io import write_netcdf
 from brainpipe.pipeline.logs import logged
 from brainpipe.data.stimuli import CSV_NAME

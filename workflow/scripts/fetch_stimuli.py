@@ -6,7 +6,9 @@ hand_over(snakemake)  # a local run computes this job in its warm process (pipel
 
 from brainpipe import benchmarks
 from brainpipe.data import catalog
-from brainpipe.data.fetch import fetch_stimulus_set, max_unpacked_bytes, timeout_s
+from brainpipe.data.archives import max_unpacked_bytes
+from brainpipe.data.brainio import fetch_stimulus_set
+from brainpipe.data.download import timeout_s
 from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "fetch_stimuli") as log:

@@ -10,7 +10,7 @@ from brainpipe.io.netcdf_arrays import dimension_sizes
 from brainpipe.pipeline.logs import logged
 
 with logged(snakemake.log[0], "join_train_test_assembly"):
-    parts = [(split, snakemake.input[split]) for split, _ in snakemake.params.splits]
+    parts = [(part, snakemake.input[part]) for part, _ in snakemake.params.parts]
     joined = join_assemblies(parts, read_netcdf, [dimension_sizes(path)["presentation"] for _, path in parts])
     write_netcdf(joined, snakemake.output[0])
     print(f"{snakemake.wildcards.dataset}: {dict(joined.sizes)} from {', '.join(p for _, p in parts)}")

@@ -1,8 +1,8 @@
 """Behavioural assemblies on disk: read a Brain-Score BehavioralAssembly file, merge its stimulus metadata, and
 prepare it for scoring (drop excluded conditions, check for missing values).
 
-``brainpipe.data.fetch.load_assembly`` reads neural assemblies (it requires a ``neuroid`` dimension); behavioural ones
-have only ``presentation`` (one trial or one triplet per entry), so they are read here. The merge is brainio's
+``brainpipe.data.brainio.load_assembly`` reads neural assemblies (it requires a ``neuroid`` dimension); behavioural
+ones have only ``presentation`` (one trial or one triplet per entry), so they are read here. The merge is brainio's
 ``StimulusMergeAssemblyLoader``: each stimulus column that is not already a coordinate is added along
 ``presentation`` by ``stimulus_id`` (a left join).
 """
@@ -26,7 +26,7 @@ def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | 
     Raises ValueError naming the file when it cannot be read, has other dimensions, or lacks both
     ``stimulus_id`` and ``image_id`` (the legacy name, as brainio core's assemblies.py).
     """
-    from brainpipe.data.fetch import _column_values, _read_brainio_csv  # the neural loader's CSV reading and typing
+    from brainpipe.data.brainio import column_values, read_brainio_csv  # the neural loader's CSV reading and typing
 
     nc_path = Path(nc_path)
     try:
@@ -43,12 +43,12 @@ def load_behaviour(nc_path: str | os.PathLike, stimuli_csv: str | os.PathLike | 
             raise ValueError(f"{nc_path}: missing coordinate 'stimulus_id' (or 'image_id') along presentation")
         assembly = assembly.assign_coords(stimulus_id=("presentation", assembly["image_id"].values.astype(str)))
     if stimuli_csv is not None:
-        stimuli = _read_brainio_csv(Path(stimuli_csv), require_filename=False)
+        stimuli = read_brainio_csv(Path(stimuli_csv), require_filename=False)
         new = [c for c in stimuli.columns if c not in assembly.coords and c != "path"]
         if new:
             left = pd.DataFrame({"stimulus_id": assembly["stimulus_id"].values.astype(str)})
             merged = left.merge(stimuli[["stimulus_id"] + new], on="stimulus_id", how="left", sort=False)
-            assembly = assembly.assign_coords({c: ("presentation", _column_values(merged[c])) for c in new})
+            assembly = assembly.assign_coords({c: ("presentation", column_values(merged[c])) for c in new})
     if stimulus_set_identifier is not None:
         assembly.attrs["stimulus_set_identifier"] = stimulus_set_identifier
     assembly.attrs["source"] = str(nc_path)
@@ -106,19 +106,10 @@ def stimulus_target(stimuli_csv: str | os.PathLike, truth_column: str = "truth")
 
     Raises ValueError naming the file when it has no ``stimulus_id``, repeats one, or lacks ``truth_column``.
     """
-    from brainpipe.data.fetch import _column_values
+    from brainpipe.data.stimulus_columns import read_stimulus_table
 
     stimuli_csv = Path(stimuli_csv)
-    table = pd.read_csv(stimuli_csv, dtype={"stimulus_id": str})
-    if "stimulus_id" not in table.columns:
-        raise ValueError(f"{stimuli_csv}: no column 'stimulus_id' (has {sorted(table.columns)})")
-    repeated = table["stimulus_id"][table["stimulus_id"].duplicated()]
-    if len(repeated):
-        raise ValueError(f"{stimuli_csv}: column 'stimulus_id' repeats {list(repeated[:3])}; one row per stimulus")
-    if table.empty:
-        raise ValueError(f"{stimuli_csv}: no stimuli")
-    coords = {c: ("presentation", _column_values(table[c])) for c in table.columns if c not in ("filename", "path")}
-    coords["stimulus_id"] = ("presentation", table["stimulus_id"].astype(str).to_numpy(object))
+    table, coords = read_stimulus_table(stimuli_csv)
     if truth_column not in table.columns:
         if truth_column != "truth":
             raise ValueError(f"{stimuli_csv}: no column {truth_column!r} (the ground truth; has {sorted(table.columns)})")

@@ -19,13 +19,13 @@ May import: :mod:`brainpipe.data`, :mod:`brainpipe.neural`, :mod:`brainpipe.beha
 """
 
 from .base import (METRICS, REGRESSION_METRICS, REPRESENTATIONAL_METRICS, SETTING_DEFAULTS,
-                                       SPLIT_METRICS, TEMPORAL_METRICS, Benchmark, Family, with_split)
+                                       FIXED_TRAIN_TEST_METRICS, TEMPORAL_METRICS, Benchmark, Family, configured_access, with_access)
 from .custom import CustomBenchmark, PluginError
 from .registry import IDENTIFIER, Registry, builtin, default_catalog, from_config
 
-__all__ = ["METRICS", "REGRESSION_METRICS", "REPRESENTATIONAL_METRICS", "SETTING_DEFAULTS", "SPLIT_METRICS",
+__all__ = ["METRICS", "REGRESSION_METRICS", "REPRESENTATIONAL_METRICS", "SETTING_DEFAULTS", "FIXED_TRAIN_TEST_METRICS",
            "TEMPORAL_METRICS", "Benchmark", "CustomBenchmark", "Family", "IDENTIFIER", "PluginError", "Registry",
-           "builtin", "default_catalog", "from_config", "load", "parse", "with_split", "FAMILIES"]
+           "builtin", "default_catalog", "from_config", "load", "parse", "with_access", "configured_access", "FAMILIES"]
 
 
 def parse(identifier, settings=None) -> Benchmark:
@@ -35,13 +35,12 @@ def parse(identifier, settings=None) -> Benchmark:
 
 def load(identifier, config=None, base_dir=".") -> Benchmark:
     """A benchmark of the built-ins or of ``config`` (benchmark_zoo, benchmark_plugins), with the config's
-    ``benchmark_settings`` and ``data.splits`` applied: exactly what the workflow scores."""
+    ``benchmark_settings`` and ``data.access`` applied: exactly what the workflow scores."""
     config = config or {}
     registry = from_config(config, base_dir)
     settings = (config.get("benchmark_settings") or {}).get(identifier)
     benchmark = registry.benchmark(identifier, settings)
-    split = ((config.get("data") or {}).get("splits") or {}).get(benchmark.family_name)
-    return with_split(benchmark, split)
+    return with_access(benchmark, configured_access(config, benchmark.family_name))
 
 
 def __getattr__(name):

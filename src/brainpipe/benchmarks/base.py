@@ -15,13 +15,13 @@ import re
 from dataclasses import dataclass, field, replace
 
 from brainpipe.neural.metric_names import (MASK_METRICS, REGRESSION_METRICS, REPRESENTATIONAL_METRICS,
-                                           REVERSE_METRICS, SPLIT_METRICS, TEMPORAL_METRICS)
+                                           REVERSE_METRICS, FIXED_TRAIN_TEST_METRICS, TEMPORAL_METRICS)
 
 #: ``Family.region-metric`` (neural) or ``Family-metric`` (behaviour: no region). Family names may hold '_'
 #: (Ferguson2024tilted_line); the first '-' ends the family. A metric may hold '-' (Brain-Score's
 #: ``Zerbe2026_fmri.V1-tau-ridgecv``: a custom benchmark's metric names split and metric).
 IDENTIFIER = re.compile(r"^(?P<family>[A-Za-z0-9_]+)(?:\.(?P<region>[A-Za-z0-9]+))?-(?P<metric>[a-z_0-9]+(?:-[a-z_0-9]+)*)$")
-METRICS = (REGRESSION_METRICS + SPLIT_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS + REVERSE_METRICS
+METRICS = (REGRESSION_METRICS + FIXED_TRAIN_TEST_METRICS + REPRESENTATIONAL_METRICS + TEMPORAL_METRICS + REVERSE_METRICS
            + MASK_METRICS)
 #: Metrics a family offers only where its declaration lists them (allowed_metrics): adding one leaves every other
 #: family's identifiers as they were
@@ -172,7 +172,7 @@ class Family:
     number_of_trials: int = 1
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
-    fixed_split: bool = False               # stimuli carry a train/test 'split' column (for the *_split metrics)
+    fixed_train_test: bool = False          # stimuli carry a train/test 'split' column (for the *_split metrics)
     private_dataset: str | None = None       # Brain-Score's default split for the family, if not public
     private_stimulus_set: str | None = None
     allowed_metrics: tuple | None = None     # None: every metric the data supports
@@ -207,11 +207,12 @@ class Family:
     # ``expected`` of them, each scored as a neuroid of its own (Gifford2022; brainpipe.data.time_points)
     time_points: tuple | None = None
     # The same Brain-Score pattern in its other form (Allen2022): train and test files joined into ONE data set
-    # before preparing it. ``splits`` = (("train", data set key), ("test", data set key)); the workflow joins them
-    # into ``dataset`` (a presentation coordinate 'split') and their stimulus sets into ``stimulus_set``; regressions
-    # fit on the train images and score the repetition-averaged test images (one fold), the ceiling reads the test
-    # repetitions only. (Two forms landed in parallel; folding train_dataset into splits is left for later.)
-    splits: tuple = ()
+    # before preparing it. ``train_test_files`` = (("train", data set key), ("test", data set key)); the workflow
+    # joins them into ``dataset`` (a presentation coordinate 'split': brainpipe.data.train_test.TRAIN_TEST_COORD) and
+    # their stimulus sets into ``stimulus_set``; regressions fit on the train images and score the
+    # repetition-averaged test images (one fold), the ceiling reads the test repetitions only. (Two forms landed in
+    # parallel; folding train_dataset into train_test_files is left for later.)
+    train_test_files: tuple = ()
     # Regressions scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's
     # median r squared over its own ceiling, averaged over the values
     score_per: str | None = None
@@ -239,7 +240,7 @@ class Family:
     metric_settings: tuple = ()
     # a behavioural family whose stimulus sets are too large to extract together with its paper's other sets
     # (ImageNet, ImageNet-C, ObjectNet: 17,000 to 1,000,000 images a set): a job per set, as for neural families
-    # (brainpipe.pipeline.workflow_config.extraction_group)
+    # (brainpipe.pipeline.plan.activations.extraction_group)
     extract_per_stimulus_set: bool = False
 
     @property
@@ -268,7 +269,7 @@ class Family:
         if self.plugin is not None:  # a plugin serving several metrics lists them (CustomBenchmark.metrics)
             return tuple(getattr(self.plugin, "metrics", ()) or (self.plugin.metric,))
         supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
-                          and (m not in SPLIT_METRICS or self.fixed_split)
+                          and (m not in FIXED_TRAIN_TEST_METRICS or self.fixed_train_test)
                           and (m not in OPT_IN_METRICS or m in (self.allowed_metrics or ())))
         if self.allowed_metrics is not None:
             return tuple(m for m in supported if m in self.allowed_metrics)
@@ -350,9 +351,9 @@ class Benchmark:
     @property
     def n_folds(self):
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
-        if self.kind in ("custom", "behaviour", "properties") or self.metric in SPLIT_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
+        if self.kind in ("custom", "behaviour", "properties") or self.metric in FIXED_TRAIN_TEST_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
             return 1
-        if self.family.train_dataset or (self.family.splits and self.kind == "regression"):  # one fit: the data's own train/test design
+        if self.family.train_dataset or (self.family.train_test_files and self.kind == "regression"):  # one fit: the data's own train/test design
             return 1
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 
@@ -373,10 +374,11 @@ class Benchmark:
         return self.behaviour.version if self.behaviour is not None else self.family.version
 
     @property
-    def split(self):
+    def access(self):
         """Which part of its recordings the benchmark scores on: 'public' or 'private' where Brain-Score publishes a
-        data set in two parts (the data set key says which: MajajHong2015.public), else 'all'."""
-        return split_of(self.family.dataset)
+        data set in two parts (the data set key says which: MajajHong2015.public), else 'all' (Brain-Score's
+        ``access`` of a data set)."""
+        return access_of(self.family.dataset)
 
     @property
     def normalisation(self):
@@ -399,13 +401,25 @@ class Benchmark:
                 "origin": self.family.origin, "definition": self.family.fingerprint}
 
 
-SPLITS = ("public", "private")
+#: The two parts Brain-Score publishes some data sets in (its ``access`` of a data set; config ``data.access``).
+ACCESS_LEVELS = ("public", "private")
 
 
-def split_of(dataset):
+def access_of(dataset):
     """'public' / 'private' for a data set key ending so (MajajHong2015.private), else 'all' (the whole data set)."""
     part = str(dataset).rsplit(".", 1)[-1]
-    return part if "." in str(dataset) and part in SPLITS else "all"
+    return part if "." in str(dataset) and part in ACCESS_LEVELS else "all"
+
+
+def configured_access(config, family_name):
+    """The part of ``family_name``'s recordings the config asks for (``data.access``; ``data.splits`` is its name
+    before brainpipe 0.3, still read), or None (public). A family named under both with two values is an error."""
+    data = (config or {}).get("data") or {}
+    chosen, old = (data.get("access") or {}).get(family_name), (data.get("splits") or {}).get(family_name)
+    if chosen is not None and old is not None and chosen != old:
+        raise ValueError(f"config data.access.{family_name} is {chosen!r} but data.splits.{family_name} (its old "
+                         f"name) is {old!r}: keep data.access only")
+    return chosen if chosen is not None else old
 
 
 def resolve_settings(identifier, family, settings=None):
@@ -513,7 +527,7 @@ def build(identifier, families, settings=None) -> Benchmark:
     if metric not in family.metrics:
         if metric in TEMPORAL_METRICS and not family.temporal_window:
             why = f"needs time-resolved recordings, which {name} does not have"
-        elif metric in SPLIT_METRICS and not family.fixed_split:
+        elif metric in FIXED_TRAIN_TEST_METRICS and not family.fixed_train_test:
             why = f"needs a fixed train/test split, which {name} does not have"
         else:
             why = f"is not declared by {name}"
@@ -525,16 +539,16 @@ def build(identifier, families, settings=None) -> Benchmark:
     return Benchmark(identifier, name, family, region, metric, resolved)
 
 
-def with_split(benchmark: Benchmark, split) -> Benchmark:
-    """Switch a family that has a private split (Brain-Score's default for MajajHong2015.* and
-    FreemanZiemba2013.*) to it. ``split`` is 'public' (brainpipe's default: downloadable) or 'private'."""
-    if split in (None, "public"):
+def with_access(benchmark: Benchmark, access) -> Benchmark:
+    """Switch a family that has private recordings (Brain-Score's default for MajajHong2015.* and
+    FreemanZiemba2013.*) to them. ``access`` is 'public' (brainpipe's default: downloadable) or 'private'."""
+    if access in (None, "public"):
         return benchmark
-    if split != "private":
-        raise ValueError(f"split must be 'public' or 'private', got {split!r}")
+    if access != "private":
+        raise ValueError(f"access must be 'public' or 'private', got {access!r}")
     family = benchmark.family
     if family.private_dataset is None:
-        raise ValueError(f"benchmark family {benchmark.family_name} has no private split")
+        raise ValueError(f"benchmark family {benchmark.family_name} has no private recordings")
     family = replace(family, dataset=family.private_dataset, stimulus_set=family.private_stimulus_set,
-                     notes=f"private split ({family.private_dataset})")
+                     notes=f"private recordings ({family.private_dataset})")
     return replace(benchmark, family=family)

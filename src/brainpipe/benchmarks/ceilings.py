@@ -38,7 +38,7 @@ def register_ceiling(name: str):
 class PreparedData:
     """The ceiling job's input: the prepared recordings (per trial) or the prepared human data, read on demand.
 
-    ``joined``: the data set joins train and test files (``Family.splits``, a presentation coordinate 'split')."""
+    ``joined``: the data set joins train and test files (``Family.train_test_files``, a presentation coordinate 'split')."""
 
     def __init__(self, path, joined: bool = False):
         self.path, self.joined = str(path), joined
@@ -82,7 +82,7 @@ def ceiling_of(method: str, path, benchmark, n_splits: int = 10, random_state: i
     compute = CEILINGS.get(method)
     if compute is None:
         raise ValueError(f"unknown ceiling method {method!r}; registered: {', '.join(sorted(CEILINGS))}")
-    data = PreparedData(path, joined=bool(benchmark.family.splits))
+    data = PreparedData(path, joined=bool(benchmark.family.train_test_files))
     return compute(data, CeilingSettings(benchmark, n_splits, random_state))
 
 

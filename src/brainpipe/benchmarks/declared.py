@@ -25,7 +25,7 @@ from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 KEYS = {"stimuli", "assembly", "regions", "metrics", "visual_degrees", "number_of_trials", "time_window",
         "temporal_window", "temporal_bin", "stratification", "ceiling", "version", "parent", "bibtex", "notes",
-        "fixed_split"}
+        "fixed_train_test", "fixed_split"}  # fixed_split: fixed_train_test's name before brainpipe 0.3, still read
 REQUIRED = ("stimuli", "assembly", "regions", "visual_degrees")
 STIMULI_KEYS = {"csv", "zip", "csv_sha1", "zip_sha1"}
 ASSEMBLY_KEYS = {"file", "sha1", "coords"}
@@ -142,7 +142,8 @@ def declared_family(name: str, entry: dict) -> tuple[Family, dict, dict]:
             visual_degrees=float(entry["visual_degrees"]), stratification=entry.get("stratification"),
             time_window=window("time_window", [70, 170]), temporal_window=window("temporal_window", None),
             temporal_bin=int(entry.get("temporal_bin", 10)), number_of_trials=int(entry.get("number_of_trials", 1)),
-            source="brainio", notes=str(entry.get("notes", "")), fixed_split=bool(entry.get("fixed_split", False)),
+            source="brainio", notes=str(entry.get("notes", "")),
+            fixed_train_test=bool(entry.get("fixed_train_test", entry.get("fixed_split", False))),
             allowed_metrics=tuple(metrics) if metrics else None,
             ceiling=float(ceiling) if isinstance(ceiling, (int, float)) else ceiling,
             version=int(entry.get("version", 1)), parent=entry.get("parent"), bibtex=str(entry.get("bibtex", "")),

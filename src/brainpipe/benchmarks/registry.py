@@ -22,7 +22,7 @@ from pathlib import Path
 
 from brainpipe.data.catalog import Catalog
 
-from .base import IDENTIFIER, Benchmark, Family, build, with_split  # noqa: F401  (IDENTIFIER re-exported)
+from .base import IDENTIFIER, Benchmark, Family, build, with_access  # noqa: F401  (IDENTIFIER re-exported)
 from brainpipe.io.user_files import import_user_file
 
 from .custom import CustomBenchmark, PluginError, check_declaration
@@ -57,10 +57,10 @@ class Registry:
                     raise ValueError(f"{kind} {key!r} is declared twice with different files (by {family.origin})")
                 target.setdefault(key, entry)  # the same files declared again: the first declaration names them
 
-    def benchmark(self, identifier: str, settings=None, split=None) -> Benchmark:
+    def benchmark(self, identifier: str, settings=None, access=None) -> Benchmark:
         """The benchmark ``identifier`` with its settings resolved; ValueError naming what is wrong."""
         built = build_ost(identifier, self.families, settings) or build(identifier, self.families, settings)
-        return with_split(built, split)
+        return with_access(built, access)
 
     def identifiers(self):
         return [identifier for name, family in self.families.items() for identifier in family_identifiers(family)]

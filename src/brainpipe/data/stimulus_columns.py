@@ -27,10 +27,16 @@ def without_unwritable_coords(array: xr.DataArray) -> xr.DataArray:
     return array.drop_vars([name for name in array.coords if any(c.isspace() for c in str(name))])
 
 
-def stimulus_columns(stimuli_csv: str | os.PathLike) -> xr.DataArray:
-    """The target described in the module docstring. Raises ValueError naming the file when it has no
-    ``stimulus_id``, repeats one, or has no rows."""
-    from brainpipe.data.fetch import _column_values
+def read_stimulus_table(stimuli_csv: str | os.PathLike,
+                        leave_out=("filename", "path")) -> tuple[pd.DataFrame, dict]:
+    """A stimulus set's table (``stimulus_id`` read as text) and its columns as ``presentation`` coordinates: one
+    presentation per row in the CSV's order, every column but ``leave_out`` NetCDF-writable
+    (:func:`brainpipe.data.brainio.column_values`), ``stimulus_id`` as text. Both targets made of a stimulus set's
+    own columns start from it (:func:`stimulus_columns`, :func:`brainpipe.behaviour.data.stimulus_target`).
+
+    Raises ValueError naming the file when it has no ``stimulus_id``, repeats one, or has no rows.
+    """
+    from brainpipe.data.brainio import column_values
 
     stimuli_csv = Path(stimuli_csv)
     table = pd.read_csv(stimuli_csv, dtype={"stimulus_id": str})
@@ -41,9 +47,16 @@ def stimulus_columns(stimuli_csv: str | os.PathLike) -> xr.DataArray:
         raise ValueError(f"{stimuli_csv}: column 'stimulus_id' repeats {list(repeated[:3])}; one row per stimulus")
     if table.empty:
         raise ValueError(f"{stimuli_csv}: no stimuli")
-    coords = {c: ("presentation", _column_values(table[c])) for c in table.columns
-              if c not in ("filename", "path", "repetition")}
+    coords = {c: ("presentation", column_values(table[c])) for c in table.columns if c not in leave_out}
     coords["stimulus_id"] = ("presentation", table["stimulus_id"].astype(str).to_numpy(object))
+    return table, coords
+
+
+def stimulus_columns(stimuli_csv: str | os.PathLike) -> xr.DataArray:
+    """The target described in the module docstring. Raises ValueError naming the file when it has no
+    ``stimulus_id``, repeats one, or has no rows."""
+    stimuli_csv = Path(stimuli_csv)
+    table, coords = read_stimulus_table(stimuli_csv, leave_out=("filename", "path", "repetition"))
     coords["repetition"] = ("presentation", np.zeros(len(table), dtype=np.int64))
     coords["neuroid_id"] = ("neuroid", np.array([PLACEHOLDER_NEUROID], dtype=object))
     target = xr.DataArray(np.zeros((len(table), 1)), dims=("presentation", "neuroid"), coords=coords)

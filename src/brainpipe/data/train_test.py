@@ -26,7 +26,9 @@ import xarray as xr
 
 from .stimuli import read_stimulus_set, write_stimulus_table
 
-SPLIT_COORD = "split"
+#: the presentation coordinate saying which part (train or test) each presentation of a joined data set is in; the
+#: *_split metrics read the same coordinate from their stimuli (brainpipe.neural.metrics.TRAIN_TEST_COORD)
+TRAIN_TEST_COORD = "split"
 
 
 def _presentation_coords(assembly):
@@ -76,7 +78,7 @@ def join_assemblies(parts, read, presentations=None) -> xr.DataArray:
     if "repetition" not in names:
         joined_coords["repetition"] = ("presentation", np.concatenate(
             [c["repetition"] if "repetition" in c else np.zeros(n, dtype=np.int64) for c, n in zip(coords, sizes)]))
-    joined_coords[SPLIT_COORD] = ("presentation", np.concatenate([[split] * n for (split, _), n in zip(parts, sizes)]))
+    joined_coords[TRAIN_TEST_COORD] = ("presentation", np.concatenate([[split] * n for (split, _), n in zip(parts, sizes)]))
     for name, coord in layout.coords.items():
         if coord.dims != ("presentation",):
             joined_coords[name] = (coord.dims, coord.values)
@@ -112,6 +114,6 @@ def join_stimulus_sets(parts, out_dir) -> pd.DataFrame:
 
 def held_out_trials(trials: xr.DataArray) -> xr.DataArray:
     """The test part's trials of a joined assembly (Brain-Score ceils on the test repetitions only)."""
-    if SPLIT_COORD not in trials.coords:
+    if TRAIN_TEST_COORD not in trials.coords:
         raise ValueError("the trials have no 'split' coordinate: not a joined train/test assembly")
-    return trials.isel(presentation=np.flatnonzero(trials[SPLIT_COORD].values.astype(str) == "test"))
+    return trials.isel(presentation=np.flatnonzero(trials[TRAIN_TEST_COORD].values.astype(str) == "test"))

@@ -58,7 +58,7 @@ class _NeedsXarray(Exception):
 def read_arrays(path, required_coords=()):
     """Read the DataArray in ``path`` like ``brainpipe.io.read_netcdf`` (same checks, same errors), as ``Arrays``,
     or as an ``xarray.DataArray`` where the file needs xarray's decoding."""
-    from . import read_netcdf
+    from .netcdf import read_netcdf
 
     path = Path(path)
     if not path.exists():

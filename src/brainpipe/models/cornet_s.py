@@ -146,10 +146,10 @@ def _sha256_prefix(path) -> str:
 
 def weights_path(cache_dir=None, url=WEIGHTS_URL, sha1=WEIGHTS_SHA1, sha256_prefix=WEIGHTS_SHA256_PREFIX,
                  progress=None) -> Path:
-    """The checkpoint on disk: downloaded once (HTTPS, sha1 checked while it lands, brainpipe.data.fetch) into
+    """The checkpoint on disk: downloaded once (HTTPS, sha1 checked while it lands, brainpipe.data.download) into
     ``cache_dir``, then its sha256 prefix checked as torch.hub checks a file named ``<name>-<prefix>.pth``. A
     cached file that fails either check stops with its path."""
-    from brainpipe.data.fetch import download, sha1_of
+    from brainpipe.data.download import download, sha1_of
 
     folder = Path(cache_dir or os.environ.get(CACHE_ENV) or Path(_torch_home()) / "hub" / "checkpoints")
     path = folder / url.rsplit("/", 1)[1]

@@ -3,7 +3,7 @@
 them."""
 
 REGRESSION_METRICS = ("pls", "ridge", "ridgecv", "linear", "neuron_to_neuron")
-SPLIT_METRICS = tuple(f"{m}_split" for m in REGRESSION_METRICS)  # fixed train/test split, no CV
+FIXED_TRAIN_TEST_METRICS = tuple(f"{m}_split" for m in REGRESSION_METRICS)  # fixed train/test split, no CV
 REPRESENTATIONAL_METRICS = ("rdm", "rdm_cv", "cka", "cka_biased", "cka_cv")
 TEMPORAL_METRICS = ("spantime_pls", "spantime_ridge")
 # Reverse predictivity (brain-score/vision metrics/regression_correlation/metric.py ReverseCrossRegressedCorrelation):

@@ -16,7 +16,7 @@ import numpy as np
 # Regressions that can be fitted from the stimulus Gram matrix X Xᵀ alone (computed once per layer), so a fold job
 # never loads the activations: ridge, ridgecv and linear through their dual forms, PLS through its kernel form.
 from .gram_fit import GRAM_REGRESSIONS
-from .metric_names import MASK_METRICS, REGRESSION_METRICS, SPLIT_METRICS
+from .metric_names import MASK_METRICS, REGRESSION_METRICS, FIXED_TRAIN_TEST_METRICS
 from .splits import cv_splits, exclude_shared_train
 from .stats import pearson_columns
 
@@ -37,7 +37,9 @@ class FoldBenchmark(Protocol):
     family: object
 
 
-SPLIT_COORD = "split"  # presentation coordinate with 'train' / 'test' for the *_split metrics
+#: the presentation coordinate with 'train' / 'test' (stimuli of the *_split metrics, joined train/test files): the
+#: same name as brainpipe.data.train_test.TRAIN_TEST_COORD, which writes it (neural does not import data)
+TRAIN_TEST_COORD = "split"
 
 
 def positions(source: xr.DataArray, target: xr.DataArray, source_name="activations", target_name="target"):
@@ -69,12 +71,12 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int, sour
     if stratification is not None and stratification not in target.coords:
         raise ValueError(f"{benchmark.identifier}: target has no stratification coordinate {stratification!r}")
     labels = target[stratification].values if stratification else None
-    # the data's own train/test split (Family.splits, joined by brainpipe.data.train_test): regressions fit once
-    if benchmark.metric in SPLIT_METRICS or (getattr(benchmark.family, "splits", ()) and benchmark.kind == "regression"):
-        if SPLIT_COORD not in target.coords:
+    # the data's own train/test split (Family.train_test_files, joined by brainpipe.data.train_test): regressions fit once
+    if benchmark.metric in FIXED_TRAIN_TEST_METRICS or (getattr(benchmark.family, "train_test_files", ()) and benchmark.kind == "regression"):
+        if TRAIN_TEST_COORD not in target.coords:
             raise ValueError(f"{benchmark.identifier}: a *_split metric needs a presentation coordinate "
-                             f"{SPLIT_COORD!r} with 'train'/'test' values; the data has none")
-        split = target[SPLIT_COORD].values.astype(str)
+                             f"{TRAIN_TEST_COORD!r} with 'train'/'test' values; the data has none")
+        split = target[TRAIN_TEST_COORD].values.astype(str)
         return np.flatnonzero(split == "train"), np.flatnonzero(split == "test")
     if benchmark.metric in ("rdm", "cka", "cka_biased"):
         return None, np.arange(n)

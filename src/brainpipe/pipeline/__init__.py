@@ -1,6 +1,7 @@
 """The workflow-facing parts: what the Snakefile, the command line and ``brainpipe.score`` call around the stages.
 
-* ``workflow_config.py``: config checks (model and layer names, weights, sweeps) and the rules' code fingerprints;
+* ``workflow_config.py``: config checks (model and layer names, weights, sweeps); ``stage_code.py``: the rules' code
+  fingerprints; ``model_layers.py``: the layers of a model a grid reads (a region's sweep, a behavioural task's layer);
 * ``parse_cache.py``: the cache of architectures' layer names that keeps a no-op ``snakemake -n`` fast;
 * ``scoring.py``: a layer's score from its folds (ceil, aggregate); ``headline.py``: a sweep's best layer;
 * ``report.py``: leaderboard, summary and sweep tables; ``figures.py``: the report's plots;

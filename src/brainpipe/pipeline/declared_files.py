@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from brainpipe.benchmarks.declared import local_files
-from brainpipe.data.fetch import sha1_of
+from brainpipe.data.download import sha1_of
 
 
 class StaleSha1(ValueError):

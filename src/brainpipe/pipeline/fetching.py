@@ -1,9 +1,9 @@
 """A fetch job's download: the data file of one data set of the config's catalog (built-in, declared or plugin
-families), from the cache, a local file or the data URL, checked against its sha1 (``brainpipe.data.fetch``)."""
+families), from the cache, a local file or the data URL, checked against its sha1 (``brainpipe.data.download``)."""
 
 from brainpipe import benchmarks
 from brainpipe.data import catalog
-from brainpipe.data.fetch import fetch_file, timeout_s
+from brainpipe.data.download import fetch_file, timeout_s
 
 
 def fetch_dataset_file(config, dataset, checksums, progress):

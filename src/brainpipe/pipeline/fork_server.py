@@ -51,7 +51,7 @@ WARM_GROUPS = {
     "data": ("numpy", "pandas", "xarray", "netCDF4", "threadpoolctl", "snakemake.iocontainers", "snakemake.io",
              "snakemake.logging", "snakemake.script", "xarray.backends.plugins:list_engines", "brainpipe.io",
              "brainpipe.pipeline.logs", "brainpipe.benchmarks.registry:builtin", "brainpipe.behaviour.stages",
-             "brainpipe.behaviour.metrics", "brainpipe.data.fetch", "brainpipe.pipeline.provenance:versions",
+             "brainpipe.behaviour.metrics", "brainpipe.data.brainio", "brainpipe.pipeline.provenance:versions",
              "brainpipe.data.stimuli"),
     # before the fits: a fresh grid's extraction comes first and everything else waits for it, while the fits'
     # imports can run here beside the extraction

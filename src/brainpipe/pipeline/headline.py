@@ -27,7 +27,7 @@ def headline(per_layer: dict, committed: str, model_spec: dict, benchmark_info: 
         result["reason"] = missing_score_reason(result)
     result["model_spec"] = model_spec
     result.update(benchmark_info)
-    result["data"] = data  # which recordings (public or private split) and the benchmark's settings
+    result["data"] = data  # which recordings (access: public, private or all) and the benchmark's settings
     if len(per_layer) > 1:
         result["sweep"] = {layer: r["score"] for layer, r in per_layer.items()}
         result["best_layer"] = best_layer(result["sweep"])  # null where no layer has a score

@@ -212,12 +212,12 @@ def selection_warning(config, benchmarks, region, base_dir=".") -> str | None:
         return None
     return (f"the layer for {region} is chosen on {', '.join(benchmarks)}, whose data the grid also reports "
             f"({', '.join(shared)}): the reported score then counts the choice in its favour. Brain-Score keeps "
-            "them apart: it selects layers on the public split (MajajHong2015public.{V4,IT}-pls, "
+            "them apart: it selects layers on the public recordings (MajajHong2015public.{V4,IT}-pls, "
             "FreemanZiemba2013public.{V1,V2}-pls; brain-score/vision model_helpers/brain_transformation/neural.py "
-            "LayerSelection) and reports on the private split, other images of the same experiment. Choose on "
+            "LayerSelection) and reports on the private recordings, other images of the same experiment. Choose on "
             "data you do not report (e.g. a benchmark_zoo entry of held-out images), or say in your results that "
             "layer and score come from the same data. (brainpipe's MajajHong2015.* and FreemanZiemba2013.* are "
-            "the public split unless config data.splits says private.)")
+            "the public recordings unless config data.access says private.)")
 
 
 def _layer_score(path: Path) -> float:

@@ -121,7 +121,7 @@ def _columns(benchmarks, columns_of, known, left_out, headlines):
     ``key``, ``label``, ``kind`` ('parent' / 'benchmark'), ``ancestors`` (the parents that must be expanded for it
     to show) and a short ``note``."""
     nested = {child for children, _ in columns_of.values() for child in children}
-    split = {h["benchmark"]: (h.get("data") or {}).get("split") for h in headlines}
+    access = {h["benchmark"]: r.data_access(h) for h in headlines}
     columns, placed = [], set()
 
     def add(column, ancestors):
@@ -139,7 +139,7 @@ def _columns(benchmarks, columns_of, known, left_out, headlines):
                 add(child, ancestors + [own])
             else:
                 placed.add(child)
-                columns.append(_benchmark_column(child, ancestors + [own], known.get(child), split.get(child),
+                columns.append(_benchmark_column(child, ancestors + [own], known.get(child), access.get(child),
                                                  left_out.get(child), len(columns)))
 
     for column in columns_of:
@@ -151,19 +151,19 @@ def _columns(benchmarks, columns_of, known, left_out, headlines):
                         "note": f"{len(rest)} benchmark{'s' if len(rest) != 1 else ''}"})
         own = columns[-1]["id"]
         for b in rest:
-            columns.append(_benchmark_column(b, [own], known.get(b), split.get(b),
+            columns.append(_benchmark_column(b, [own], known.get(b), access.get(b),
                                              left_out.get(b, "engineering: scored against the ground truth"),
                                              len(columns)))
     return columns
 
 
-def _benchmark_column(benchmark, ancestors, facts, split, left_out, index):
+def _benchmark_column(benchmark, ancestors, facts, access, left_out, index):
     region = facts["region"] if facts else (r.identifier_parts(benchmark)[1] if r.readable_identifier(benchmark)
                                             else None)
     metric = facts["metric"] if facts else (r.identifier_parts(benchmark)[2] if r.readable_identifier(benchmark)
                                             else "")
     note = ", ".join(x for x in (region or ("behaviour" if not facts or facts["kind"] == "behaviour" else ""),
-                                  metric, f"{split} split" if split not in (None, "all") else "") if x)
+                                  metric, f"{access} recordings" if access not in (None, "all") else "") if x)
     return {"key": benchmark, "label": benchmark, "kind": "benchmark", "ancestors": ancestors, "note": note,
             "left_out": left_out, "id": f"b{index}"}
 
@@ -256,7 +256,9 @@ def _benchmark_page(benchmark, models, by_cell, facts, ceiling, left_out):
     data = any_score.get("data") or {}
     return {"benchmark": benchmark, "facts": facts or {}, "ceiling": ceiling, "left_out": left_out,
             "bibtex": any_score.get("bibtex") or "", "formula": any_score.get("formula") or "",
-            "data": {k: data.get(k) for k in ("dataset", "split", "stimulus_set", "visual_degrees") if data.get(k)},
+            "data": {k: v for k, v in (("dataset", data.get("dataset")), ("access", r.data_access({"data": data})),
+                                        ("stimulus_set", data.get("stimulus_set")),
+                                        ("visual_degrees", data.get("visual_degrees"))) if v},
             "settings": data.get("settings") or {},
             "files": [f.get("name") if isinstance(f, dict) else str(f) for f in (data.get("files") or [])]}
 

@@ -45,7 +45,8 @@ import xarray as xr
 import yaml
 from PIL import Image
 
-from brainpipe.data.fetch import load_assembly, sha1_of
+from brainpipe.data.brainio import load_assembly
+from brainpipe.data.download import sha1_of
 
 from .package_tables import (PackagingError, _line_numbers, _no_blanks, _read_csv, _require_columns, _some,  # noqa: F401
                              _unknown_stimuli)

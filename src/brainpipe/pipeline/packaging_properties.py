@@ -21,7 +21,7 @@ import pandas as pd
 import xarray as xr
 import yaml
 
-from brainpipe.data.fetch import sha1_of
+from brainpipe.data.download import sha1_of
 
 from .packaging import Package, PackagingError, _make_folder, read_stimuli, remove_made_folders, write_zip
 

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from brainpipe import benchmarks as bench
-from brainpipe.benchmarks.base import METRICS as NEURAL_METRICS, split_of
+from brainpipe.benchmarks.base import METRICS as NEURAL_METRICS, access_of
 from .headline import best_layer
-from .workflow_config import layers_for_sweep
+from .model_layers import layers_for_sweep
 
 SWEEP_COLUMNS = ["layer", "depth", "score", "raw", "error", "committed", "best"]
 CEILING_ROW = "ceiling"
@@ -64,14 +64,14 @@ def recording(headline):
     dataset = (headline.get("data") or {}).get("dataset")
     if dataset is None or not readable_identifier(headline["benchmark"]):
         return None
-    stem = dataset.rsplit(".", 1)[0] if split_of(dataset) != "all" else dataset
+    stem = dataset.rsplit(".", 1)[0] if access_of(dataset) != "all" else dataset
     _, region, metric = identifier_parts(headline["benchmark"])
     return stem, region or metric
 
 
 def repeated_recordings(headlines, benchmarks):
     """benchmark -> the earlier benchmark (in ``benchmarks`` order) scored on the same recording, for each
-    benchmark that repeats one (e.g. MajajHong2015.IT-pls on the public split and MajajHong2015public.IT-pls, or
+    benchmark that repeats one (e.g. MajajHong2015.IT-pls on the public recordings and MajajHong2015public.IT-pls, or
     two metrics of one data set and region). Brain-Score's leaderboard holds one benchmark per data set and
     region; the repeats are shown but left out of every mean, so no recording counts twice."""
     of = {}
@@ -136,7 +136,7 @@ def benchmark_facts(benchmark):
     return {"kind": benchmark.kind, "metric": behaviour.metric if behaviour is not None else benchmark.metric,
             "parent": benchmark.parent, "region": benchmark.region, "family": benchmark.family_name,
             "dataset": family.dataset, "stimulus_set": family.stimulus_set, "source": family.source,
-            "split": benchmark.split, "version": benchmark.version}
+            "access": benchmark.access, "version": benchmark.version}
 
 
 def facts_of(benchmarks, facts=None):
@@ -341,7 +341,7 @@ def targets(config, loaded=(), empty=()):
 
 # --- tables ----------------------------------------------------------------------------------------------------
 
-SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "split", "status"]
+SUMMARY_COLUMNS = ["model", "benchmark", "layer", "score", "raw", "ceiling", "error", "parent", "access", "status"]
 MISSING = "missing"  # status of a grid cell without a score file (its job failed or did not run)
 
 
@@ -358,7 +358,7 @@ def summary_table(headlines, missing=(), stale=None):
     stale = stale or {}
     rows = [{**{k: h.get(k) for k in ("model", "benchmark", "layer", "score", "parent")},
              **{k: scalar_or_nan(h.get(k)) for k in ("raw", "ceiling", "error")},
-             "split": (h.get("data") or {}).get("split"),
+             "access": data_access(h),
              "status": STALE if (h["model"], h["benchmark"]) in stale else "scored"} for h in headlines]
     rows += [{"model": model, "benchmark": benchmark, "status": MISSING} for model, benchmark in missing]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
@@ -621,3 +621,10 @@ def identifier_parts(identifier):
 
 def readable_identifier(identifier):
     return identifier in _verbatim() or bench.IDENTIFIER.match(identifier) is not None
+
+
+def data_access(headline) -> str | None:
+    """Which part of the recordings a score file's ``data`` names: ``access`` ('public', 'private' or 'all'); score
+    files written before brainpipe 0.3 name it ``split``."""
+    data = headline.get("data") or {}
+    return data.get("access", data.get("split"))

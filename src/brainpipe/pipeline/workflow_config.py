@@ -5,7 +5,6 @@ Lives in the library (not in the Snakefile) so it can be tested alone and reused
 
 import difflib
 import functools
-import hashlib
 from pathlib import Path
 
 from brainpipe import benchmarks as bench
@@ -94,45 +93,10 @@ def leaf_layers(architecture, base_dir=".", name=None):
     return _source_layers(*_source_key(architecture, base_dir, name), name)[1]
 
 
-def layers_for_sweep(spec, region, base_dir="."):
-    sweep = (spec.get("sweep") or {}).get(region, [])
-    if sweep == "all":
-        return list(leaf_layers(spec["architecture"], base_dir))
-    return list(sweep)
-
-
-def behaviour_layer(spec, task, base_dir=".", name=None):
-    """The layer a behavioural task reads: the logits for ``label`` (config ``logits_layer``, default the last
-    layer), else the behavioural readout (config ``behavioral_readout_layer``, default the last layer before the
-    logits: brain-score/vision model_helpers/brain_transformation/__init__.py uses ``layers[-1]`` of the commitment,
-    alexnet classifier.5). pixels has no logits; its readout is its pixels. ConfigError naming the key otherwise."""
-    where = f"config model_zoo.{name}" if name else "model"
-    architecture = spec["architecture"]
-    key = "logits_layer" if task == "label" else "behavioral_readout_layer"
-    if spec.get(key):
-        return spec[key]
-    if architecture == PIXELS:
-        if task == "label":
-            raise ConfigError(f"{where}: pixels has no ImageNet logits, so it cannot do the label task (the "
-                              f"benchmarks ending {_label_suffixes()}); leave it out of those benchmarks")
-        return PIXELS
-    _, leaves, brain_model = _source_layers(*_source_key(architecture, base_dir, name), name)
-    if brain_model:
-        raise ConfigError(f"{where}: a BrainModel records regions only; behavioural benchmarks need {key}")
-    if len(leaves) < 2:
-        raise ConfigError(f"{where}.{key}: cannot tell which layer it is ({architecture} has layers {list(leaves)}); "
-                          f"set {key}")
-    return leaves[-1] if task == "label" else leaves[-2]
-
-
-def _label_suffixes() -> str:
-    """The identifier suffixes of the label task's benchmarks (built-in and declared), for messages."""
-    from brainpipe.benchmarks.declared_behaviour import METRIC_DEFAULTS
-
-    names = {metric for metric, (task, *_) in METRIC_DEFAULTS.items() if task == "label"}
-    names |= {b.name for family in bench.builtin().families.values() for b in family.behaviours or ()
-              if b.task == "label" and not b.identifier}
-    return ", ".join(f"-{name}" for name in sorted(names))
+def source_layers(architecture, base_dir=".", name=None):
+    """(named modules, sweep-able leaves, whether it is a BrainModel) of an architecture, as config checks read them:
+    also what a behavioural task's layer is chosen from (:func:`brainpipe.pipeline.model_layers.behaviour_layer`)."""
+    return _source_layers(*_source_key(architecture, base_dir, name), name)
 
 
 def _nearest(value, known):
@@ -374,13 +338,18 @@ def _check_named_keys(config):
             raise ConfigError(str(_unknown_key(f"data.local_files.{name}", name, files, "file name")) +
                               ". Keys are the catalog's file names (`brainpipe data` lists them); a key that "
                               "matches none would be ignored and the file downloaded instead.")
-    for family, split in (data.get("splits") or {}).items():
-        if family not in families:
-            raise _unknown_key(f"data.splits.{family}", family, families, "benchmark family")
-        if split == "private" and families[family].private_dataset is None:
-            raise ConfigError(f"config data.splits.{family}: {family} has no private split; remove the entry "
-                              f"(families with one: "
-                              f"{', '.join(sorted(f for f, v in families.items() if v.private_dataset))})")
+    for key in ("access", "splits"):  # data.splits: data.access's name before brainpipe 0.3, still read
+        for family, access in (data.get(key) or {}).items():
+            if family not in families:
+                raise _unknown_key(f"data.{key}.{family}", family, families, "benchmark family")
+            if access == "private" and families[family].private_dataset is None:
+                raise ConfigError(f"config data.{key}.{family}: {family} has no private recordings; remove the "
+                                  f"entry (families with them: "
+                                  f"{', '.join(sorted(f for f, v in families.items() if v.private_dataset))})")
+            try:
+                bench.base.configured_access(config, family)
+            except ValueError as error:
+                raise ConfigError(str(error)) from None
 
 
 def _check_benchmark_name_case(families):
@@ -496,105 +465,3 @@ def use_library_in_jobs(library):
                           "process (or uninstall the other copy).")
     others = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != library]
     os.environ["PYTHONPATH"] = os.pathsep.join([str(library)] + others)
-
-
-# --- activations: one output per layer file, several missing layers of a model in one job ---------------------------
-# Each layer file results/activations/<model>/<stimuli>/<layer>.nc is an output of its own, so adding a layer to a
-# sweep leaves the other layers' files (and all that was computed from them) alone. Where several layers of one
-# model × stimulus folder are missing at once (a fresh grid, a sweep added), one job writes them all in a single
-# forward pass: activations.smk defines a rule for that set of files. The set depends on what is on disk when the
-# main Snakemake process plans; a cluster job re-reads the workflow later, when some of those files may exist, so
-# the main process saves each set as a plan that job processes define their rules from. A set may span a behavioural
-# paper's stimulus folders (extraction_group); its job's input is then all of those folders, and Snakemake records
-# that list with each file it wrote: such a plan is kept while its files exist, so that they keep that job as their
-# producer (the per-layer rule's input is one folder, and Snakemake's input trigger would extract them again).
-
-def missing_layer_sets(folders, exists, groups=None, jobs_at_once=1):
-    """The missing layer files that one job each writes together, as sorted lists: per activations folder, or, for
-    folders that ``groups`` puts together (:func:`extraction_group`), per model × group, split into at most
-    ``jobs_at_once`` jobs (as many as can run at once: on 8 cores four extraction jobs still run side by side); only
-    sets of more than one file (a single missing file is the per-layer rule's).
-
-    folders: {(model, stimuli): [layer file, ...]} the grid needs; exists: path -> bool; groups: {(model, stimuli):
-    group key or None}.
-    """
-    sets, grouped = [], {}
-    for folder, files in folders.items():
-        missing = {file for file in files if not exists(file)}
-        group = (groups or {}).get(folder)
-        if group is None:
-            sets.append(missing)
-        elif missing:
-            grouped.setdefault((folder[0], group), {})[folder] = missing
-    for members in grouped.values():
-        ordered = sorted(members)
-        parts = min(len(ordered), max(1, jobs_at_once))
-        sets += [set().union(*(members[folder] for folder in ordered[k::parts])) for k in range(parts)]
-    return [sorted(missing) for missing in sets if len(missing) > 1]
-
-
-def extraction_group(family):
-    """The key under which a model's missing layer files of ``family``'s stimulus folders are extracted in one job
-    (the model loaded once, one process), or None (a job per stimulus folder).
-
-    A behavioural paper's stimulus sets (the families of one module, config entry or plugin: ``Family.origin``) are
-    small, hundreds to a few thousand images each (Geirhos2021's raw and on-screen sets, Scialom2024's 20
-    conditions, Malania2007's 19 sets): there a job's fixed cost, importing torch and torchvision and reading the
-    weights (≈3 s on a CPU), is most of its time, so they share one. Families that say
-    ``extract_per_stimulus_set`` (ImageNet, ImageNet-C, ObjectNet) and every neural family keep a job per stimulus
-    folder: parallel, and each within a cluster job's runtime."""
-    if not family.is_behavioural or family.extract_per_stimulus_set:
-        return None
-    return family.origin
-
-
-def layer_set_rule(outputs):
-    """The name of the rule that writes ``outputs`` together: keyed by the files, so that a plan saved by one
-    Snakemake process names the same rule in another."""
-    digest = hashlib.sha1("\n".join(sorted(outputs)).encode()).hexdigest()[:10]
-    return f"activations_layers_{digest}"
-
-
-def plan_layer_sets(folder, folders, exists, groups=None, jobs_at_once=1):
-    """In the main process: the sets of layer files to extract together, saved as ``folder/<rule name>.json`` for
-    cluster jobs; exactly these plans remain in ``folder``.
-
-    A saved plan that spans stimulus folders and has any of its files on disk is kept (its files keep the job that
-    wrote them, with its list of input folders; if some are missing, that job writes them all again); the missing
-    files no kept plan covers are grouped afresh (:func:`missing_layer_sets`, same arguments); every other plan (a
-    finished set within one folder, a set never run) is removed.
-    """
-    import json
-    import os
-
-    folder = Path(folder)
-    kept = [files for files in load_layer_sets(folder)
-            if len({Path(file).parent for file in files}) > 1 and any(exists(file) for file in files)]
-    covered = {file for files in kept for file in files}
-    remaining = {key: [file for file in files if file not in covered] for key, files in folders.items()}
-    sets = kept + missing_layer_sets(remaining, exists, groups, jobs_at_once)
-    folder.mkdir(parents=True, exist_ok=True)
-    wanted = {f"{layer_set_rule(outputs)}.json": outputs for outputs in sets}
-    for name, outputs in wanted.items():
-        plan = folder / name
-        if not plan.exists():
-            temporary = plan.with_name(f".{plan.name}.{os.getpid()}.tmp")
-            temporary.write_text(json.dumps(sorted(outputs)))
-            temporary.replace(plan)  # a job reading plans never sees half a file
-    for plan in folder.glob("activations_layers_*.json"):
-        if plan.name not in wanted:
-            plan.unlink(missing_ok=True)
-    return sets
-
-
-def load_layer_sets(folder):
-    """Every saved set of layer files (see :func:`plan_layer_sets`)."""
-    import json
-
-    sets = []
-    for plan in sorted(Path(folder).glob("activations_layers_*.json")):
-        try:
-            sets.append(json.loads(plan.read_text()))
-        except (OSError, ValueError):  # pruned by the main process meanwhile: its job is done
-            continue
-    return sets

@@ -2,7 +2,7 @@
 
 Constants: brain-score/vision brainscore_vision/benchmarks/freemanziemba2013/benchmarks/benchmark.py (VISUAL_DEGREES 4,
 NUMBER_OF_TRIALS 20, mean of the 1-ms bins 50–200 ms, stratification texture_type, internal-consistency ceiling;
-version 3 for the private split, 1 for the public one). Data: brain-score/vision
+version 3 for the private recordings, 1 for the public one). Data: brain-score/vision
 brainscore_vision/data/freemanziemba2013/__init__.py.
 """
 

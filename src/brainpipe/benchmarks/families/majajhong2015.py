@@ -6,7 +6,7 @@ time bin 70–170 ms, internal-consistency ceiling). Data: brain-score/vision br
 __init__.py (object names and sha1s, in Brain-Score's public bucket).
 
 Brain-Score's ``MajajHong2015.*`` scores on the *private* split, which is not publicly downloadable; brainpipe uses
-the public split unless ``data.splits: {MajajHong2015: private}`` and the private files are configured.
+the public split unless ``data.access: {MajajHong2015: private}`` and the private files are configured.
 """
 
 from dataclasses import replace

@@ -31,7 +31,7 @@ BIBTEX = """@article{muzellec2025reverse,
   publisher={Cold Spring Harbor Laboratory}
 }"""
 
-# The data are MajajHong2015's public split, declared by majajhong2015.py (the same catalog entries).
+# The data are MajajHong2015's public recordings, declared by majajhong2015.py (the same catalog entries).
 FAMILIES = [
     Family(name="Muzellec2026", dataset="MajajHong2015.public", stimulus_set="hvm-public", regions=("V4", "IT"),
            visual_degrees=8, stratification="object_name", time_window=(70, 170), number_of_trials=50,

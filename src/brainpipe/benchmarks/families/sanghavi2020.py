@@ -12,7 +12,7 @@ brain-score/vision brainscore_vision/data/sanghavi2020/data_packaging/sanghavi20
 ``time_bin_stop``; Brain-Score's benchmark takes the first bin, 70–170 ms (``sel(time_bin_id=0)``), which is what
 ``exact_time_bin`` does here (averaging the bins inside 70–170 would mix in 100–150). A copy that calls the end
 ``time_bin_end`` is read as well, as Brain-Score never reads the name (the mapping in ``coords`` applies only where
-the standard name is missing: brainpipe.data.fetch.load_assembly).
+the standard name is missing: brainpipe.data.brainio.load_assembly).
 
 Brain-Score marks these recordings as not publicly available (``data_publicly_available: false`` in
 benchmarks/sanghavi2020/metadata.yaml): with access, point ``data.local_files`` at the files.

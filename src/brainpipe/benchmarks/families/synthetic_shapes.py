@@ -18,7 +18,7 @@ from ..base import Behaviour, Family
 FAMILIES = [
     Family(name="SyntheticShapes", dataset="SyntheticShapes", stimulus_set="SyntheticShapes", regions=("V4", "IT"),
            visual_degrees=10, stratification="object_name", time_window=(70, 170), temporal_window=(70, 250),
-           number_of_trials=1, source="demo", fixed_split=True,
+           number_of_trials=1, source="demo", fixed_train_test=True,
            notes="SIMULATED responses to procedurally drawn shapes (offline demo)",
            bibtex="@misc{brainpipe_synthetic_shapes, title={SyntheticShapes: simulated demo data of brainpipe}}",
            sources=("src/brainpipe/data/demo.py (this repository)",)),

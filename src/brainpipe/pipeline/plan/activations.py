@@ -4,14 +4,15 @@ layers extracted per model × stimulus folder, and the rules that write several 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import namedtuple
 from pathlib import Path
 
 from brainpipe.data import screen
 from brainpipe.models.model_sources import model_definition, source_sha1, weights_sha256
-from brainpipe.pipeline.workflow_config import (ConfigError, behaviour_layer, layer_set_rule, layers_for_sweep,
-                                                load_layer_sets, plan_layer_sets)
+from brainpipe.pipeline.model_layers import behaviour_layer, layers_for_sweep
+from brainpipe.pipeline.workflow_config import ConfigError
 
 #: where the main process saves the sets of layer files that one activations job writes together, for cluster jobs
 LAYER_SET_PLANS = Path(".snakemake/brainpipe/activation_layer_sets")
@@ -87,7 +88,7 @@ class Activations:
     def layer_sets(self, main_process: bool, cores) -> list[list[str]]:
         """The sets of layer files that one activations job each writes together (activations.smk): in the main
         process, every grid folder's missing layers when more than one is missing, a behavioural paper's folders
-        together, and the sets across folders written before (workflow_config.plan_layer_sets; saved as plans); in a
+        together, and the sets across folders written before (:func:`plan_layer_sets`; saved as plans); in a
         cluster job (``main_process`` false), the saved plans, since files may have appeared since the main process
         planned. ``cores``: Snakemake's --cores (an int, or None where not given)."""
         if not main_process:
@@ -146,3 +147,105 @@ class Activations:
             device=config.get("device", "auto"),
             batch_size=config.get("batch_size", 64),
         )
+
+
+# --- activations: one output per layer file, several missing layers of a model in one job ---------------------------
+# Each layer file results/activations/<model>/<stimuli>/<layer>.nc is an output of its own, so adding a layer to a
+# sweep leaves the other layers' files (and all that was computed from them) alone. Where several layers of one
+# model × stimulus folder are missing at once (a fresh grid, a sweep added), one job writes them all in a single
+# forward pass: activations.smk defines a rule for that set of files. The set depends on what is on disk when the
+# main Snakemake process plans; a cluster job re-reads the workflow later, when some of those files may exist, so
+# the main process saves each set as a plan that job processes define their rules from. A set may span a behavioural
+# paper's stimulus folders (extraction_group); its job's input is then all of those folders, and Snakemake records
+# that list with each file it wrote: such a plan is kept while its files exist, so that they keep that job as their
+# producer (the per-layer rule's input is one folder, and Snakemake's input trigger would extract them again).
+
+def missing_layer_sets(folders, exists, groups=None, jobs_at_once=1):
+    """The missing layer files that one job each writes together, as sorted lists: per activations folder, or, for
+    folders that ``groups`` puts together (:func:`extraction_group`), per model × group, split into at most
+    ``jobs_at_once`` jobs (as many as can run at once: on 8 cores four extraction jobs still run side by side); only
+    sets of more than one file (a single missing file is the per-layer rule's).
+
+    folders: {(model, stimuli): [layer file, ...]} the grid needs; exists: path -> bool; groups: {(model, stimuli):
+    group key or None}.
+    """
+    sets, grouped = [], {}
+    for folder, files in folders.items():
+        missing = {file for file in files if not exists(file)}
+        group = (groups or {}).get(folder)
+        if group is None:
+            sets.append(missing)
+        elif missing:
+            grouped.setdefault((folder[0], group), {})[folder] = missing
+    for members in grouped.values():
+        ordered = sorted(members)
+        parts = min(len(ordered), max(1, jobs_at_once))
+        sets += [set().union(*(members[folder] for folder in ordered[k::parts])) for k in range(parts)]
+    return [sorted(missing) for missing in sets if len(missing) > 1]
+
+
+def extraction_group(family):
+    """The key under which a model's missing layer files of ``family``'s stimulus folders are extracted in one job
+    (the model loaded once, one process), or None (a job per stimulus folder).
+
+    A behavioural paper's stimulus sets (the families of one module, config entry or plugin: ``Family.origin``) are
+    small, hundreds to a few thousand images each (Geirhos2021's raw and on-screen sets, Scialom2024's 20
+    conditions, Malania2007's 19 sets): there a job's fixed cost, importing torch and torchvision and reading the
+    weights (≈3 s on a CPU), is most of its time, so they share one. Families that say
+    ``extract_per_stimulus_set`` (ImageNet, ImageNet-C, ObjectNet) and every neural family keep a job per stimulus
+    folder: parallel, and each within a cluster job's runtime."""
+    if not family.is_behavioural or family.extract_per_stimulus_set:
+        return None
+    return family.origin
+
+
+def layer_set_rule(outputs):
+    """The name of the rule that writes ``outputs`` together: keyed by the files, so that a plan saved by one
+    Snakemake process names the same rule in another."""
+    digest = hashlib.sha1("\n".join(sorted(outputs)).encode()).hexdigest()[:10]
+    return f"activations_layers_{digest}"
+
+
+def plan_layer_sets(folder, folders, exists, groups=None, jobs_at_once=1):
+    """In the main process: the sets of layer files to extract together, saved as ``folder/<rule name>.json`` for
+    cluster jobs; exactly these plans remain in ``folder``.
+
+    A saved plan that spans stimulus folders and has any of its files on disk is kept (its files keep the job that
+    wrote them, with its list of input folders; if some are missing, that job writes them all again); the missing
+    files no kept plan covers are grouped afresh (:func:`missing_layer_sets`, same arguments); every other plan (a
+    finished set within one folder, a set never run) is removed.
+    """
+    import json
+    import os
+
+    folder = Path(folder)
+    kept = [files for files in load_layer_sets(folder)
+            if len({Path(file).parent for file in files}) > 1 and any(exists(file) for file in files)]
+    covered = {file for files in kept for file in files}
+    remaining = {key: [file for file in files if file not in covered] for key, files in folders.items()}
+    sets = kept + missing_layer_sets(remaining, exists, groups, jobs_at_once)
+    folder.mkdir(parents=True, exist_ok=True)
+    wanted = {f"{layer_set_rule(outputs)}.json": outputs for outputs in sets}
+    for name, outputs in wanted.items():
+        plan = folder / name
+        if not plan.exists():
+            temporary = plan.with_name(f".{plan.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(sorted(outputs)))
+            temporary.replace(plan)  # a job reading plans never sees half a file
+    for plan in folder.glob("activations_layers_*.json"):
+        if plan.name not in wanted:
+            plan.unlink(missing_ok=True)
+    return sets
+
+
+def load_layer_sets(folder):
+    """Every saved set of layer files (see :func:`plan_layer_sets`)."""
+    import json
+
+    sets = []
+    for plan in sorted(Path(folder).glob("activations_layers_*.json")):
+        try:
+            sets.append(json.loads(plan.read_text()))
+        except (OSError, ValueError):  # pruned by the main process meanwhile: its job is done
+            continue
+    return sets

@@ -8,7 +8,8 @@ from __future__ import annotations
 from brainpipe import benchmarks as bench
 from brainpipe.behaviour.ceiled import declared_ceiling
 from brainpipe.behaviour.stages import task_key, task_spec
-from brainpipe.pipeline.workflow_config import ConfigError, behaviour_layer
+from brainpipe.pipeline.model_layers import behaviour_layer
+from brainpipe.pipeline.workflow_config import ConfigError
 from .errors import PlanError
 
 

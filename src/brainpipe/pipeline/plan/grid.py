@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 
 from brainpipe.pipeline import grid_cells
-from brainpipe.pipeline.workflow_config import extraction_group
+from .activations import extraction_group
 
 
 class Grid:
@@ -85,7 +85,7 @@ class Grid:
 
     def extraction_groups(self) -> dict[tuple, str | None]:
         """{(model, stimulus folder): the key of the folders extracted together with it, or None}: a behavioural
-        paper's folders share one (workflow_config.extraction_group)."""
+        paper's folders share one (activations.extraction_group)."""
         groups = {}
         for m, key, b in self.folders():
             groups[(m, key)] = groups.get((m, key)) or extraction_group(b.family)

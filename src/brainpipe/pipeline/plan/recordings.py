@@ -1,6 +1,6 @@
 """The prepared recordings (workflow/rules/assembly.smk, train_test.smk, behaviour.smk): which prepared file a
 benchmark reads, the time window a data set is prepared at, the data sets each preparation rule makes, and the
-train/test files joined into one data set (Family.splits: Allen2022)."""
+train/test files joined into one data set (Family.train_test_files: Allen2022)."""
 
 from __future__ import annotations
 
@@ -76,11 +76,11 @@ class Recordings:
         order = lambda k: (regions.index(k) if k in regions else len(regions), k)
         return {k: value[k] for k in sorted(value, key=order)}
 
-    # ---- train/test files joined into one data set (Family.splits; workflow/rules/train_test.smk)
+    # ---- train/test files joined into one data set (Family.train_test_files; workflow/rules/train_test.smk)
 
     @functools.cached_property
     def joined_families(self) -> list:
-        return [f for f in self.plan.families if f.splits]
+        return [f for f in self.plan.families if f.train_test_files]
 
     def joined_datasets(self) -> list[str]:
         return sorted({f.dataset for f in self.joined_families})
@@ -95,11 +95,11 @@ class Recordings:
     def joined_assembly_parts(self, wildcards) -> dict:
         """{split: fetched assembly file} of a joined data set, in the family's order (train, test)."""
         return {split: f"resources/assemblies/{dataset}.nc"
-                for split, dataset in self.joined_family(wildcards.dataset).splits}
+                for split, dataset in self.joined_family(wildcards.dataset).train_test_files}
 
     def joined_stimuli_parts(self, wildcards) -> dict:
         """{split: fetched stimulus folder} of a joined stimulus set: each part's recordings' stimuli."""
         family = self.joined_family(stimulus_set=wildcards.stimulus_set)
         catalog = self.plan.sources.catalog
         return {split: f"resources/stimuli/{catalog.assembly(dataset).stimulus_set}"
-                for split, dataset in family.splits}
+                for split, dataset in family.train_test_files}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from brainpipe.models.model_sources import model_provenance
 from brainpipe.neural.metrics import uses_gram
-from brainpipe.pipeline.workflow_config import layers_for_sweep
+from brainpipe.pipeline.model_layers import layers_for_sweep
 from .errors import PlanError
 
 
@@ -92,10 +92,10 @@ class Scores:
         return spec
 
     def data(self, benchmark) -> dict:
-        """The ``data`` of a headline score: which recordings (public or private split), stimuli, degrees and
+        """The ``data`` of a headline score: which recordings (public or private access), stimuli, degrees and
         settings it read, with the fetched files' names and sha1s."""
         family = benchmark.family
-        return {"dataset": family.dataset, "split": benchmark.split, "stimulus_set": family.stimulus_set,
+        return {"dataset": family.dataset, "access": benchmark.access, "stimulus_set": family.stimulus_set,
                 **({"fitting_stimulus_set": family.fitting_stimulus_set} if family.fitting_stimulus_set else {}),
                 "visual_degrees": benchmark.visual_degrees, "settings": benchmark.recorded_settings,
                 "files": self.plan.sources.data_files(benchmark)}
@@ -104,7 +104,7 @@ class Scores:
         """The ``data`` of an object solution time headline (score_ost): as :meth:`data`, with the time bins and the
         number of trials, and the settings as given."""
         family = benchmark.family
-        return {"dataset": family.dataset, "split": benchmark.split, "stimulus_set": family.stimulus_set,
+        return {"dataset": family.dataset, "access": benchmark.access, "stimulus_set": family.stimulus_set,
                 "visual_degrees": benchmark.visual_degrees,
                 "time_bins": [list(b) for b in self.plan.temporal.requested_bins(benchmark)],
                 "number_of_trials": family.number_of_trials, "settings": benchmark.settings,

@@ -54,9 +54,9 @@ class DataSources:
                 continue
             if family.source != "brainio":
                 continue
-            if family.splits:  # train and test files joined into one data set (train_test.smk): the parts are fetched
-                grid_data |= {f"resources/assemblies/{d}.nc" for _, d in family.splits}
-                grid_data |= {f"resources/stimuli/{catalog.assembly(d).stimulus_set}" for _, d in family.splits}
+            if family.train_test_files:  # train and test files joined into one data set (train_test.smk): the parts are fetched
+                grid_data |= {f"resources/assemblies/{d}.nc" for _, d in family.train_test_files}
+                grid_data |= {f"resources/stimuli/{catalog.assembly(d).stimulus_set}" for _, d in family.train_test_files}
                 continue
             if family.properties:  # a property table (properties.smk) and every stimulus set it is mapped on
                 grid_data |= {f"resources/properties/{m.dataset}" + ".nc" for m in family.properties}
@@ -107,9 +107,9 @@ class DataSources:
         if family.sessions:  # averaged over sessions (Family.sessions): every session's files
             return {name: sha1 for s in family.sessions
                     for name, sha1 in self.data_files(self.plan.benchmark(s)).items()}
-        if family.splits:  # joined train/test files: each part's recordings and stimuli
+        if family.train_test_files:  # joined train/test files: each part's recordings and stimuli
             remotes = []
-            for _, dataset in family.splits:
+            for _, dataset in family.train_test_files:
                 entry = catalog.assembly(dataset)
                 remotes += [entry.file, catalog.stimulus_set(entry.stimulus_set).csv,
                             catalog.stimulus_set(entry.stimulus_set).zip]

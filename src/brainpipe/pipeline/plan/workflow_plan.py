@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 
+from brainpipe.benchmarks.base import configured_access
+
 from ..stage_code import stage_code
 from .activations import Activations
 from .behaviour import Behaviour
@@ -55,8 +57,7 @@ class WorkflowPlan:
         try:
             settings = (self.config.get("benchmark_settings") or {}).get(identifier)
             family = identifier.split("-", 1)[0].split(".", 1)[0]
-            split = ((self.config.get("data") or {}).get("splits") or {}).get(family)
-            benchmark = self.registry.benchmark(identifier, settings, split)
+            benchmark = self.registry.benchmark(identifier, settings, configured_access(self.config, family))
         except ValueError as error:
             raise PlanError(f"benchmark {identifier}: {error}") from None
         if settings and benchmark.family.sessions:  # (Family.sessions) its jobs are its sessions': so are its settings
@@ -76,7 +77,7 @@ class WorkflowPlan:
         test file of a joined data set (Allen2022); not a family averaging sessions (Family.sessions), which borrows
         its first session's."""
         families = [f for f in self.families if (dataset in (f.dataset, f.private_dataset, f.train_dataset)
-                    or dataset in dict(f.splits).values()) and not f.sessions]
+                    or dataset in dict(f.train_test_files).values()) and not f.sessions]
         if not families:
             raise PlanError(f"no benchmark family uses data set {dataset!r}")
         return families[0]
