@@ -79,7 +79,7 @@ rule sweep_plot:
     log:
         "logs/plots/sweep/{model}/{group}.log",
     script:
-        "../scripts/plots.py"
+        "../scripts/sweep_plot.py"
 
 
 rule folds_plot:
@@ -101,7 +101,7 @@ rule folds_plot:
     log:
         "logs/plots/folds/{group}.log",
     script:
-        "../scripts/plots.py"
+        "../scripts/folds_plot.py"
 
 
 # data set -> its benchmarks in the grid scored per condition (error consistency, accuracy)
@@ -135,7 +135,7 @@ rule conditions_plot:
     log:
         "logs/plots/conditions_{dataset}.log",
     script:
-        "../scripts/plots.py"
+        "../scripts/conditions_plot.py"
 
 
 rule plots:

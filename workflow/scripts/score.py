@@ -9,7 +9,7 @@ from brainpipe.pipeline.headline import headline
 from brainpipe.pipeline.logs import logged
 from brainpipe.pipeline.provenance import versions
 
-with logged(snakemake.log[0], "score"):
+with logged(snakemake.log[0], snakemake.rule):
     w, p = snakemake.wildcards, snakemake.params
     per_layer = {score["layer"]: score for score in map(read_json, snakemake.input.layers)}
     result = headline(per_layer, p.committed, p.model_spec, p.benchmark_info, p.data, versions())

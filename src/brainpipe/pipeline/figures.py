@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from brainpipe import benchmarks as bench
-from .report import identifier_parts, number_or_nan, readable_identifier
+from .report import THRESHOLD_METRICS, identifier_parts, number_or_nan, readable_identifier
 
 
 def plot_sweep(tables, model, path, title=None):
@@ -428,3 +428,16 @@ def _raw_unit(metric):
     if metric not in bench.METRICS:  # behavioural (i2n, error_consistency, top1, match, value_delta)
         return f"{metric} of model vs human behaviour"
     return "Pearson r, median over neuroids"
+
+
+def plot_data_set_conditions(headlines, task_files, human_files, config, path, dataset, models=None):
+    """One data set's per-condition figure (rule conditions_plot): with task outputs, accuracy per condition of
+    the models and the humans (Scialom2024, Baker2022: :func:`read_condition_tables`); else, for threshold
+    benchmarks (Malania2007), model vs human thresholds per condition; else the scores' per-condition values."""
+    if task_files:
+        plot_condition_tables(read_condition_tables(headlines, task_files, human_files, config), path, dataset,
+                              models=models)
+    elif all(h.get("metric") in THRESHOLD_METRICS for h in headlines):
+        plot_thresholds(headlines, path, dataset, models=models)
+    else:
+        plot_conditions(headlines, path, dataset, models=models)
