@@ -230,8 +230,9 @@ rule score_ost:
         "../envs/brainpipe.yaml"
     log:
         "logs/score/{model}/{benchmark}.log",
+    # the score rule's headline: a static model's layers have no OST score, so its best_layer is null
     script:
-        "../scripts/score_ost.py"
+        "../scripts/score.py"
 
 # The offline temporal demo (`make demo`): the recurrent demo network on the simulated object solution times and
 # on the SyntheticShapes IT time course, the static alexnet on OST (NaN with its reason), and their per-bin curves.
