@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python perf/count_submissions.py                     # 1 and 10 models × suite:brainscore, profiles/slurm
-    .venv/bin/python perf/count_submissions.py --models 50         # the size (about half an hour on 2 cores)
+    .venv/bin/python perf/count_submissions.py --models 50         # the size (~10 min, 1.5 GB on 2 cores)
     .venv/bin/snakemake -n --quiet reason --profile profiles/slurm > dry.txt 2>&1   # Snakemake logs to stderr
     .venv/bin/python perf/count_submissions.py --dry-run dry.txt   # a dry run you already have (no requests in it)
 

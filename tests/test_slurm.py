@@ -26,7 +26,7 @@ at the stopped controller made the SLURM executor plugin's `scontrol show config
 Environment knobs: BRAINPIPE_SLURM_TIMEOUT (seconds per snakemake run, default 1800),
 BRAINPIPE_SLURM_CONFIG (another config file for the grid), BRAINPIPE_SLURM_KEEP=1 (leave the daemons running),
 BRAINPIPE_SLURM_SUITE_MODELS (models in the suite's dry run, default 1, about 30 s; 10 take minutes, 50 about
-half an hour on 2 cores: docs/tutorials/cluster.md has their figures).
+10 minutes and 1.5 GB on 2 cores: docs/tutorials/cluster.md has their figures).
 """
 
 import importlib.util
