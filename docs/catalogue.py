@@ -132,8 +132,8 @@ def _files(family) -> list[str]:
     lines = []
     if family.source == "demo":
         return ["Data: generated on the spot by brainpipe (SIMULATED demo data; no download)."]
-    datasets = [d for d in (family.dataset, family.private_dataset, family.train_dataset) if d]
-    datasets += [key for _, key in family.train_test_files]
+    datasets = list(family.recorded_datasets)
+    datasets += [key for _, key in family.train_test.files] if family.train_test else []
     for key in dict.fromkeys(datasets):
         entry = registry.assemblies.get(key)
         if entry is None:

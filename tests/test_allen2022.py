@@ -56,10 +56,10 @@ def test_declarations_follow_brainscore():
         assert (family.visual_degrees, family.number_of_trials, family.version) == (8.4, 1, 1)
         assert family.neuroid_filter == (("nc_testset", 30.0),)
         assert family.regions == ("V1", "V2", "V4", "IT") and family.metrics == ("ridge", "rdm")
-        assert (family.subject_coord, family.score_per, family.stratification) == ("subject", "subject", None)
-        assert family.train_test_files == (("train", f"{prefix}_train"), ("test", f"{prefix}_test"))
+        assert (family.subject_coord, family.train_test.score_per, family.stratification) == ("subject", "subject", None)
+        assert family.train_test.files == (("train", f"{prefix}_train"), ("test", f"{prefix}_test"))
         four = "4subj" in prefix
-        for split, dataset in family.train_test_files:  # the surface files reuse the volumetric stimuli
+        for split, dataset in family.train_test.files:  # the surface files reuse the volumetric stimuli
             entry = catalog.assembly(dataset)
             assert entry.stimulus_set == f"Allen2022_fMRI{'_4subj' if four else ''}_{split}_Stimuli"
             assert entry.file.name == f"assy_{entry.identifier}.nc"

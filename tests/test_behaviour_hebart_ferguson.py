@@ -232,7 +232,7 @@ def test_definitions_match_brain_score():
         assert b.behaviour.ceiling == data.ceiling[0]
         assert dict(b.behaviour.options) == {"scale": 0.75, "lapse_rate": data.lapse_rate,
                                              "ceiling_error": data.ceiling[1]}
-        assert b.family.fitting_stimulus_set == f"Ferguson2024_{experiment}_training_stimuli"
+        assert b.family.readout.stimulus_set == f"Ferguson2024_{experiment}_training_stimuli"
         test_set = default_catalog().stimulus_set(f"Ferguson2024_{experiment}")
         assert test_set.csv.sha1 == ("fc59d23ccfb41b4f98cf02865fc335439d2ad222" if experiment == "circle_line"
                                      else "bc351933e1f21eee9704985c1b8231be6955d816")

@@ -97,9 +97,9 @@ def test_rajalingham2018_public_layout_and_ceiling(cache):
     assert {"stimulus_id", "truth", "sample_obj", "dist_obj"} <= set(raw.coords)
     assert raw.sizes["presentation"] == 585_511 and len(set(prepared["stimulus_id"].values)) == 2160
     stages.check_human_choices(benchmark, prepared)  # every choice is one of the two offered objects
-    fitting = default_catalog().stimulus_set(benchmark.family.fitting_stimulus_set)
+    fitting = default_catalog().stimulus_set(benchmark.family.readout.stimulus_set)
     table = pd.read_csv(download(fitting.csv, cache))
-    assert benchmark.family.fitting_label_column in table.columns and len(table) == 2160
+    assert benchmark.family.readout.label_column in table.columns and len(table) == 2160
     ceiling = stages.ceiling(benchmark, prepared)
     assert 0 < ceiling.score < 1 and np.isfinite(ceiling.error)
 

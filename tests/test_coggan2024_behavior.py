@@ -26,7 +26,7 @@ def test_declaration():
     assert ID in benchmarks.builtin().identifiers()
     assert (b.parent, b.version, b.visual_degrees, b.behaviour.clip, b.behaviour.task) == (
         "behavior", 1, 10.0, False, "probabilities")
-    assert (b.family.fitting_stimulus_set, b.family.stimulus_set) == (
+    assert (b.family.readout.stimulus_set, b.family.stimulus_set) == (
         "tong.Coggan2024_behavior_fitting", "tong.Coggan2024_behavior")
     catalog = benchmarks.default_catalog()
     assert (catalog.assembly(b.family.dataset).file.name, catalog.assembly(b.family.dataset).file.sha1) == (

@@ -34,7 +34,7 @@ def test_hebart2023_fmri_declaration_follows_brainscore():
         f"Hebart2023_fmri.{r}-{m}" for r in ("V1", "V2", "V4", "IT") for m in ("ridge", "ridgecv"))
     assert (family.visual_degrees, family.number_of_trials, family.time_window) == (10, 1, (70, 170))
     assert family.neuroid_filter == (("nc_testset", 30.0),) and family.subject_coord == "subject"
-    assert (family.dataset, family.train_dataset) == ("Hebart2023_fmri_test", "Hebart2023_fmri_train")
+    assert (family.dataset, family.train_test.dataset) == ("Hebart2023_fmri_test", "Hebart2023_fmri_train")
     for identifier in ("Hebart2023_fmri.V1-ridge", "Hebart2023_fmri.IT-ridgecv"):
         benchmark = registry.benchmark(identifier)
         assert (benchmark.version, benchmark.parent, benchmark.n_folds) == (3, identifier[16:18], 1)
@@ -65,7 +65,7 @@ def test_papale2025_declaration_follows_brainscore():
         f"Papale2025.{r}-{m}" for r in ("V1", "V4", "IT") for m in ("ridge", "ridgecv"))
     assert (family.visual_degrees, family.number_of_trials, family.time_window) == (18, 1, (70, 170))
     assert family.neuroid_filter == (("reliability", 0.3),) and family.subject_coord == "subject"
-    assert (family.dataset, family.train_dataset) == ("Papale2025_test", "Papale2025_train")
+    assert (family.dataset, family.train_test.dataset) == ("Papale2025_test", "Papale2025_train")
     benchmark = registry.benchmark("Papale2025.V4-ridgecv")
     assert (benchmark.version, benchmark.parent, benchmark.n_folds) == (3, "V4", 1)
     assert family.bibtex_key == "papale_extensive_2025"
@@ -92,7 +92,7 @@ def test_gifford2022_declaration_follows_brainscore():
         "region": "=IT"}
     expected = [0.01, 0.1, 0.5, 1.0, 10, 50, 100, 500, 1000, 5000, *np.linspace(1e4, 1e5, 4, endpoint=False),
                 *np.linspace(1e5, 1e6, 4, endpoint=False), *np.linspace(1e6, 1e7, 5)]  # REDUCED_ALPHA_LIST
-    np.testing.assert_array_equal(family.alphas, expected)
+    np.testing.assert_array_equal(family.train_test.alphas, expected)
     benchmark = registry.benchmark("Gifford2022.IT-ridgecv")
     assert (benchmark.version, benchmark.parent, benchmark.n_folds) == (3, "IT", 1)
     assert family.bibtex_key == "gifford_large_2022"

@@ -52,8 +52,8 @@ def test_ridge_declaration_follows_brainscore():
     assert (b.region, b.metric, b.kind, b.parent, b.version, b.n_folds) == ("IT", "ridge", "regression", "IT", 2, 10)
     assert (family.visual_degrees, family.number_of_trials, family.stratification) == (8, 63, "object_label")
     assert family.exact_time_bin and family.time_window == (70, 170)
-    assert family.consistency_threshold == 0.7 and family.train_exclusion == "background_id"
-    assert dict(family.presentation_filter) == {
+    assert family.selection.consistency_threshold == 0.7 and family.selection.train_exclusion == "background_id"
+    assert dict(family.selection.presentation_filter) == {
         "stimulus_source": ("COCOColor", "Art", "COCOGray", "TDW", "Silhouette"),
         "object_style": ("silhouettes", "edges", "original", "sketch", "textures", "painting", "mosaic", "grayscale",
                          "convex_hull", "outline", "silhouette", "line_drawing", "cartoon")}
@@ -148,7 +148,7 @@ def test_prepare_selected_keeps_consistent_neuroids_and_scored_stimuli(store):
     loaded = load_assembly(root / "assy_Igustibagus2024.nc", root / "stimulus_Igustibagus2024.csv",
                            "Igustibagus2024", coords=dict(family.coords))
     target, trials = prepare_selected(loaded, "IT", partial(consistent_neuroids), 0.7,
-                                      include=family.presentation_filter, time_window=(70, 170))
+                                      include=family.selection.presentation_filter, time_window=(70, 170))
     styles = set(target["object_style"].values.astype(str))
     assert styles == {"cartoon", "line_drawing", "mosaic", "painting", "sketch", "original", "convex_hull",
                       "outline", "silhouette"}  # skeleton, COCO/TDW (no style) and GeirhosOOD left out

@@ -54,7 +54,7 @@ def planned_rules(dry_run) -> set:
     """Rules a dry run would run (its job table)."""
     text = dry_run.stdout + dry_run.stderr
     assert dry_run.returncode == 0, text[-3000:]
-    return set(re.findall(r"^\s*(?:local)?rule (\w+):", text, flags=re.M))
+    return set(re.findall(r"^\s*rule (\w+):", text, flags=re.M))
 
 
 @pytest.fixture(scope="module")

@@ -34,8 +34,8 @@ def test_declaration_follows_brainscore():
             8.0, 50, "object_name")
         assert benchmark.family.dataset == "MajajHong2015.temporal.public"
         assert benchmark.family.stimulus_set == "hvm-public"
-        assert (benchmark.family.temporal_window, benchmark.family.temporal_bin) == ((0, 290), 10)
-        assert benchmark.family.time_alignment == "portion"
+        assert (benchmark.family.temporal.window, benchmark.family.temporal.bin) == ((0, 290), 10)
+        assert benchmark.family.temporal.alignment == "portion"
         assert benchmark.normalisation == "raw2_over_ceiling" and benchmark.n_folds == 10
         assert benchmark.family.bibtex_key == "majaj2015simple"
     entry = default_catalog().assembly("MajajHong2015.temporal.public")

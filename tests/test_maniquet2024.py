@@ -26,7 +26,7 @@ def test_identifiers_constants_and_data():
         b = benchmarks.parse(identifier)
         assert (b.parent, b.version, b.visual_degrees, b.behaviour.clip, b.behaviour.ceiling) == (
             "Maniquet2024", 1, 8.0, False, ceiling)
-        assert (b.behaviour.task, b.family.fitting_stimulus_set, b.family.stimulus_set) == (
+        assert (b.behaviour.task, b.family.readout.stimulus_set, b.family.stimulus_set) == (
             "probabilities", "Maniquet2024-train", "Maniquet2024-test")
     catalog = benchmarks.default_catalog()
     assert catalog.assembly("Maniquet2024").file.sha1 == "39b8b7b29fad080ebba6df8a46ac4426261342d5"

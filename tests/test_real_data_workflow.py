@@ -166,8 +166,9 @@ def test_every_downloaded_family_is_in_the_catalog():
     for name, family in benchmarks.FAMILIES.items():
         if family.source != "brainio":
             continue
-        if family.train_test_files:  # train and test files joined by the workflow (Allen2022): each part is in the catalog
-            for _, dataset in family.train_test_files:
+        # train and test files joined by the workflow (Allen2022): each part is in the catalog
+        if family.train_test and family.train_test.files:
+            for _, dataset in family.train_test.files:
                 default_catalog().stimulus_set(default_catalog().assembly(dataset).stimulus_set)
             continue
         entry = default_catalog().assembly(family.dataset)

@@ -89,7 +89,7 @@ def list_benchmarks(config: dict, out=None) -> None:
         data = "generated locally" if family.source == "demo" else f"data set {family.dataset}"
         if family.behaviours:  # behaviour: <family>-<metric>, no region; each metric has its own task and ceiling
             print(f"\n  {' = '.join(names)}  [{family.origin}; behaviour]", file=out)
-            fitting = f", readout fitted on {family.fitting_stimulus_set}" if family.fitting_stimulus_set else ""
+            fitting = f", readout fitted on {family.readout.stimulus_set}" if family.readout else ""
             print(f"    {data}, stimuli {family.stimulus_set}{fitting}", file=out)
             if family.notes:
                 print(f"    {family.notes}", file=out)
@@ -115,16 +115,17 @@ def list_benchmarks(config: dict, out=None) -> None:
         print(f"\n  {' = '.join(names)}  [{family.origin}; version {family.version}, parent "
               f"{family.parent or 'region'}]", file=out)
         if getattr(family, "ost", False):  # object solution times (Kar2019-ost): one region, not named
-            start, end = family.temporal_window
+            start, end = family.temporal.window
             print(f"    {family.visual_degrees:g}°, {data}, stimuli {family.stimulus_set}, {family.regions[0]} in "
-                  f"{family.temporal_bin}-ms bins {start}–{end} ms, ceiling {family.ceiling}", file=out)
+                  f"{family.temporal.bin}-ms bins {start}–{end} ms, ceiling {family.ceiling}", file=out)
             if family.notes:
                 print(f"    {family.notes}", file=out)
             print("    " + " ".join(f"{name}-ost" for name in names), file=out)
             continue
         print(f"    {family.visual_degrees:g}°, {data}, stimuli {family.stimulus_set}, "
               f"{family.time_window[0]}–{family.time_window[1]} ms, "
-              + (f"train/test files {', '.join(d for _, d in family.train_test_files)}, " if family.train_test_files else
+              + (f"train/test files {', '.join(d for _, d in family.train_test.files)}, "
+                 if family.train_test and family.train_test.files else
                  f"CV stratified by {family.stratification}, ")
               + f"ceiling {family.ceiling}", file=out)
         if family.notes:
@@ -179,7 +180,8 @@ def list_data(config: dict, out=None) -> None:
     local = catalog.local_paths(data.get("local_files"))
     base = catalog.base_url(data.get("base_url"))
     used = {family.dataset for family in bench.builtin().families.values() if family.source == "brainio"}
-    used |= {d for family in bench.builtin().families.values() for _, d in family.train_test_files}  # joined train/test files
+    used |= {d for family in bench.builtin().families.values() if family.train_test  # joined train/test files
+             for _, d in family.train_test.files}
     print(f"Store: {base}", file=out)
     print(f"Cache: {cache_dir}/<sha1>/<file>  (config data.cache_dir; relative paths are under the working "
           "directory)", file=out)

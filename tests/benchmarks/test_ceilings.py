@@ -52,7 +52,7 @@ def test_internal_consistency_is_the_split_half_ceiling_of_the_trials(tmp_path):
 
 
 def test_a_joined_train_test_data_set_ceils_its_held_out_trials_per_subject(tmp_path):
-    """Allen2022 (Family.train_test_files, score_per 'subject'): the test trials, per subject; rdm: all images averaged."""
+    """Allen2022 (Family.train_test: joined files, score_per 'subject'): the test trials, per subject; rdm: all images averaged."""
     path, _ = _trials(tmp_path, subject=np.array(["a", "a", "a", "b", "b", "b"], dtype=object))
     trials = _stored(path)
     split = np.where(trials["stimulus_id"].values.astype(str) < "s06", "train", "test")

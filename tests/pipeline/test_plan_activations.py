@@ -40,8 +40,8 @@ def test_a_train_test_familys_train_stimuli():
     plan = plan_with()
     benchmark = plan.benchmark("Gifford2022.IT-ridge")
     job = wildcards(model="pixels", benchmark="Gifford2022.IT-ridge", layer="pixels")
-    key = plan.activations.stimuli_key("pixels", benchmark, benchmark.family.train_stimulus_set)
-    assert benchmark.family.train_stimulus_set in key
+    key = plan.activations.stimuli_key("pixels", benchmark, benchmark.family.train_test.stimulus_set)
+    assert benchmark.family.train_test.stimulus_set in key
     assert plan.activations.train_source(job) == f"results/activations/pixels/{key}/pixels.nc"
 
 

@@ -11,8 +11,8 @@ from plan_fixtures import plan_with, wildcards
 @pytest.mark.parametrize("identifier, kind", [
     ("MajajHong2015public.IT-pls", "static"),
     ("SyntheticShapes.IT-spantime_pls", "temporal"),  # bins of the data set's own width
-    ("MajajHong2015public.IT-temporal-pls", "aligned"),  # Family.time_alignment: resampled onto temporal_bin-ms bins
-    ("Igustibagus2024-ridge", "selected"),  # Family.consistency_threshold: neuroids and stimuli selected
+    ("MajajHong2015public.IT-temporal-pls", "aligned"),  # Family.temporal.alignment: resampled onto the temporal bins
+    ("Igustibagus2024-ridge", "selected"),  # Family.selection: neuroids and stimuli selected
     ("Gifford2022.IT-ridge", "points"),  # Family.time_points: time points scored as neuroids
 ])
 def test_each_kind_of_preparation_has_its_folder(identifier, kind):
@@ -62,7 +62,7 @@ def test_train_and_test_files_joined_into_one_data_set():
     family = recordings.joined_family("Allen2022_fmri")
     assert recordings.joined_datasets()[0] == "Allen2022_fmri"
     assert recordings.joined_assembly_parts(wildcards(dataset="Allen2022_fmri")) == {
-        split: f"resources/assemblies/{dataset}.nc" for split, dataset in family.train_test_files}
+        split: f"resources/assemblies/{dataset}.nc" for split, dataset in family.train_test.files}
     assert list(recordings.joined_assembly_parts(wildcards(dataset="Allen2022_fmri"))) == ["train", "test"]
     stimuli = recordings.joined_stimuli_parts(wildcards(stimulus_set=family.stimulus_set))
     assert list(stimuli) == ["train", "test"] and all(v.startswith("resources/stimuli/") for v in stimuli.values())

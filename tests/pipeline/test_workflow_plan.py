@@ -54,9 +54,9 @@ def test_the_family_of_a_data_set():
     plan = plan_with()
     assert plan.dataset_family("MajajHong2015.public").name == "MajajHong2015"
     assert plan.dataset_family("Gifford2022_train").name == "Gifford2022"  # a train/test family's train data set
-    # a train or test file joined into one data set (Family.train_test_files)
+    # a train or test file joined into one data set (Family.train_test.files)
     joined = plan.recordings.joined_families[0]
-    assert plan.dataset_family(joined.train_test_files[0][1]) is joined
+    assert plan.dataset_family(joined.train_test.files[0][1]) is joined
     # a family averaging sessions borrows its first session's data set: the session's own family is the one found
     assert plan.benchmark("Cowley2026.V4-pls").family.dataset == "Cowley2026.190923"
     assert plan.dataset_family("Cowley2026.190923").name == "Cowley2026_190923"

@@ -506,7 +506,9 @@ def brainpipe_files(identifier: str) -> set[str]:
     if family.sessions:
         return set().union(*(brainpipe_files(session) for session in family.sessions))
     names = set()
-    datasets = [d for _, d in family.train_test_files] if family.train_test_files else [family.dataset, family.train_dataset]
+    train_test = family.train_test
+    datasets = ([d for _, d in train_test.files] if train_test and train_test.files
+                else [family.dataset, train_test and train_test.dataset])
     for dataset in filter(None, datasets):
         entry = catalog.assembly(dataset)
         names |= {remote.name for remote in entry.all_files} | stimulus_files(entry.stimulus_set)

@@ -17,6 +17,7 @@ for job in PLAN.activations.rules(workflow.is_main_process, workflow._cores):
         params:
             **PLAN.activations.params(ACTIVATIONS_CODE, job.folder),
         wildcard_constraints:
+            model=PLAN.patterns.static_model,  # temporal models' layer files: activations_temporal (temporal.smk)
             stimuli="[^/]+",
         # the job group a profile gives `activations` (profiles/slurm: `features`), for the activations_layers_<hash>
         # rules too, whose names follow the config, so that a profile's `groups:` cannot list them. For a rule that

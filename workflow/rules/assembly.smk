@@ -53,8 +53,8 @@ rule prepare_assembly:
 
 
 rule prepare_aligned_assembly:
-    """A temporal benchmark whose file's bins Brain-Score resamples (Family.time_alignment 'portion':
-    MajajHong2015.temporal's 20-ms windows sliding by 10 ms) onto temporal_bin-ms bins from the window's start to
+    """A temporal benchmark whose file's bins Brain-Score resamples (Family.temporal.alignment 'portion':
+    MajajHong2015.temporal's 20-ms windows sliding by 10 ms) onto Temporal.bin-ms bins from the window's start to
     the file's end (brainpipe.data.time_align), then prepared as prepare_assembly prepares the others."""
     input:
         "resources/assemblies/{dataset}.nc",
@@ -63,9 +63,9 @@ rule prepare_aligned_assembly:
         repetitions="results/assemblies/{dataset}/{region}-aligned/repetitions.nc",
     params:
         code=stage_code("prepare_aligned_assembly"),
-        start=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal_window[0],
-        bin_size=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal_bin,
-        alignment=lambda wildcards: PLAN.dataset_family(wildcards.dataset).time_alignment,
+        start=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal.window[0],
+        bin_size=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal.bin,
+        alignment=lambda wildcards: PLAN.dataset_family(wildcards.dataset).temporal.alignment,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),
     conda:
@@ -100,7 +100,7 @@ rule stimulus_columns:
 
 
 rule prepare_selected_assembly:
-    """Families whose recordings are prepared with a selection (Family.consistency_threshold; Igustibagus2024):
+    """Families whose recordings are prepared with a selection (Family.selection; Igustibagus2024):
     the time bin, the neuroids whose split-half consistency exceeds the threshold, then the scored stimuli."""
     input:
         "resources/assemblies/{dataset}.nc",
@@ -111,8 +111,9 @@ rule prepare_selected_assembly:
         code=stage_code("prepare_selected_assembly"),
         time_window=lambda wildcards: list(PLAN.dataset_family(wildcards.dataset).time_window),
         exact_time_bin=lambda wildcards: PLAN.dataset_family(wildcards.dataset).exact_time_bin,
-        threshold=lambda wildcards: PLAN.dataset_family(wildcards.dataset).consistency_threshold,
-        include=lambda wildcards: [[c, list(v)] for c, v in PLAN.dataset_family(wildcards.dataset).presentation_filter],
+        threshold=lambda wildcards: PLAN.dataset_family(wildcards.dataset).selection.consistency_threshold,
+        include=lambda wildcards: [[c, list(v)]
+                                   for c, v in PLAN.dataset_family(wildcards.dataset).selection.presentation_filter],
         n_splits=10,
         random_state=1,
     resources:

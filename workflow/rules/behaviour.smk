@@ -4,8 +4,6 @@
 # headline is one job (score_behaviour): one readout layer and one comparison, no folds to fit
 # (brainpipe.behaviour.stages). fit_fold and score_layer still write that comparison and layer score on request.
 
-ruleorder: score_behaviour > score
-
 
 rule demo_behaviour:
     """SIMULATED human 2AFC match-to-sample behaviour on the SyntheticShapes images (the offline demo)."""
@@ -116,6 +114,7 @@ rule score_behaviour:
         # a target built from the stimulus set (PLAN.behaviour.target): its ground-truth column; null for human data
         truth_column=PLAN.behaviour.truth_column,
     wildcard_constraints:
+        model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell (score.smk)
         benchmark=PLAN.patterns.behaviour_benchmark,
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=4),

@@ -7,7 +7,7 @@ from pathlib import Path
 from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
-from brainpipe.pipeline import fork_server, parse_cache
+from brainpipe.pipeline import fork_server, grid_cells, parse_cache
 from brainpipe.pipeline.benchmark_selectors import config_benchmarks
 from brainpipe.pipeline.declared_files import (DeclaredDataError, StaleSha1, check_declared_behaviour,
                                               check_declared_sha1s)
@@ -58,6 +58,9 @@ try:  # a region no model commits (a typo) stops here, before any job, not as a 
     if workflow.is_main_process:  # first: a declared region its local recordings lack (a typo made everywhere)
         check_declared_regions(config, REGISTRY, Path(".snakemake/brainpipe/declared_regions.json"))
     check_committed_regions(config, REGISTRY)
+    # a model or benchmark config skip_benchmarks does not know: before the score rules' constraints read the
+    # grid's empty cells (PLAN.patterns.scored_model)
+    grid_cells.skipped_benchmarks(config, REGISTRY)
     if workflow.is_main_process:  # a declared file edited after its entry was written: its own sha1 key named
         check_declared_sha1s(config, Path(".snakemake/brainpipe/declared_sha1.json"))
         # trials naming unknown stimuli, or answers outside the labels: refused now, not by a ceiling job that
@@ -69,7 +72,7 @@ except (ConfigError, StaleSha1, DeclaredDataError) as error:
 
 wildcard_constraints:
     # a model name is any folder name except the result folders that sit beside the models' folders
-    model="(?!(?:ceilings|activations|assemblies|stimuli_on_screen|benchmarks|plots|gram|behaviour|properties)/)[^/]+",
+    model=PLAN.patterns.model,
     # Family.region-metric (neural) or Family-metric (behaviour), or one of Brain-Score's identifiers kept verbatim
     benchmark=PLAN.patterns.benchmark,
     layer="[^/]+",

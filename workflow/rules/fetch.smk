@@ -66,7 +66,7 @@ rule fetch_assembly:
         reindex=lambda wildcards: PLAN.dataset_family(wildcards.dataset).reindex,
         behavioural=lambda wildcards: PLAN.dataset_family(wildcards.dataset).is_behavioural,
     wildcard_constraints:
-        dataset="|".join(map(re.escape, CATALOG.assemblies)),
+        dataset=PLAN.patterns.fetched_dataset,  # object solution times: fetch_ost_assembly (temporal.smk)
     resources:
         downloads=1,
         runtime=60,

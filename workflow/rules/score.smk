@@ -14,12 +14,6 @@ except ConfigError as error:
     raise WorkflowError(str(error)) from None
 
 
-
-ruleorder: empty_cell > score_behaviour
-ruleorder: empty_cell > score_ost
-ruleorder: empty_cell > score
-
-
 rule empty_cell:
     """A model × benchmark cell the model cannot do: its score JSON with score null and the reason; nothing runs."""
     output:
@@ -71,6 +65,10 @@ rule score:
         model_spec=lambda wildcards: PLAN.scores.model_spec(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
         data=lambda wildcards: PLAN.scores.data(PLAN.benchmark(wildcards.benchmark)),
         benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
+    wildcard_constraints:
+        model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell
+        # behavioural benchmarks: score_behaviour (behaviour.smk); object solution times: score_ost (temporal.smk)
+        benchmark=PLAN.patterns.generic_headline_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

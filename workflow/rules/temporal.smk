@@ -10,12 +10,6 @@
 # `fetch_ost_assembly`), prepared once (`ost_target`: unique ids, decoder svm, truth = image_label), and each
 # model × layer is scored by its own job (`ost`, cached), ceiled by the fixed .79 (`ceiling_ost`, `score_layer_ost`).
 
-ruleorder: activations_temporal > activations
-ruleorder: fetch_ost_assembly > fetch_assembly
-ruleorder: ceiling_ost > ceiling
-ruleorder: score_layer_ost > score_layer
-ruleorder: score_ost > score
-
 
 rule activations_temporal:
     input:
@@ -26,7 +20,7 @@ rule activations_temporal:
         **PLAN.activations.params(ACTIVATIONS_CODE),
         temporal_code=stage_code("activations_temporal.temporal_code"),
     wildcard_constraints:
-        model=alternatives(PLAN.temporal.models),
+        model=PLAN.patterns.temporal_model,  # other models' layer files: the activations rules (activations.smk)
         stimuli="[^/]+",
     threads: 2
     resources:
@@ -103,7 +97,7 @@ rule fetch_ost_assembly:
                                  CATALOG.assembly(wildcards.dataset).file.sha1},
         on_disk=lambda wildcards: PLAN.sources.on_disk_sha1([CATALOG.assembly(wildcards.dataset).file]),
     wildcard_constraints:
-        dataset=alternatives(PLAN.temporal.ost_datasets),
+        dataset=PLAN.patterns.ost_dataset,  # the other fetched data sets: fetch_assembly
     resources:
         downloads=1,
     conda:
@@ -162,7 +156,7 @@ rule ost:
         time_bins=PLAN.temporal.benchmark_bins,
         settings=lambda wildcards: PLAN.benchmark(wildcards.benchmark).settings,
     wildcard_constraints:
-        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
+        benchmark=PLAN.patterns.ost_benchmark,
     threads: 2
     resources:
         mem_mb=lambda wildcards, input: mb(input, factor=3),
@@ -184,7 +178,7 @@ rule ceiling_ost:
         definition=PLAN.definition,
         fixed=lambda wildcards: PLAN.benchmark(wildcards.benchmark).family.ceiling,
     wildcard_constraints:
-        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
+        benchmark=PLAN.patterns.ost_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -203,7 +197,7 @@ rule score_layer_ost:
         code=stage_code("score_layer_ost"),
         definition=PLAN.definition,
     wildcard_constraints:
-        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
+        benchmark=PLAN.patterns.ost_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     log:
@@ -225,7 +219,8 @@ rule score_ost:
         data=lambda wildcards: PLAN.scores.ost_data(PLAN.benchmark(wildcards.benchmark)),
         benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
     wildcard_constraints:
-        benchmark=alternatives(PLAN.temporal.ost_benchmarks),
+        model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell (score.smk)
+        benchmark=PLAN.patterns.ost_benchmark,
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -1,4 +1,4 @@
-# Stage 6 for families with a fixed train/test design in two data sets (Family.train_dataset; Brain-Score's
+# Stage 6 for families with a fixed train/test design in two data sets (Family.train_test.dataset; Brain-Score's
 # TrainTestNeuralBenchmark): the test recordings' ceiling per subject, then one fit per model × layer on the train
 # data set's recordings, scored on the test data set's. The overall ceiling is the ordinary ceiling stage's.
 
@@ -39,7 +39,7 @@ rule fit_train_test:
         code=stage_code("fit_train_test"),
         definition=PLAN.definition,
         metric=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metric,
-        alphas=lambda wildcards: list(PLAN.benchmark(wildcards.benchmark).family.alphas or []),
+        alphas=lambda wildcards: list(PLAN.benchmark(wildcards.benchmark).family.train_test.alphas or []),
         ridge_alpha=lambda wildcards: PLAN.benchmark(wildcards.benchmark).settings["ridge_alpha"],
         subject_coord=lambda wildcards: PLAN.benchmark(wildcards.benchmark).family.subject_coord,
     threads: 1
@@ -77,7 +77,7 @@ rule prepare_time_points:
         "../scripts/prepare_time_points.py"
 
 
-# Recordings published as separate train and test files (Family.train_test_files: Allen2022): joined once into one data set
+# Recordings published as separate train and test files (Family.train_test.files: Allen2022): joined once into one data set
 # and one stimulus set, which every later stage (prepare_assembly, activations, folds, ceiling) reads as any other.
 
 
@@ -88,7 +88,7 @@ rule join_train_test_assembly:
         "resources/assemblies/{dataset}.nc",
     params:
         code=stage_code("join_train_test_assembly"),
-        parts=lambda wildcards: [list(part) for part in PLAN.recordings.joined_family(wildcards.dataset).train_test_files],
+        parts=lambda wildcards: [list(part) for part in PLAN.recordings.joined_family(wildcards.dataset).train_test.files],
     wildcard_constraints:
         dataset=alternatives(PLAN.recordings.joined_datasets()),
     resources:

@@ -93,8 +93,8 @@ def task_spec(benchmark) -> dict:
         if options(behaviour).get("base_stimulus_set"):
             spec["base_stimulus_set"] = options(behaviour)["base_stimulus_set"]
     if behaviour.task == "probabilities":
-        spec["fitting_label_column"] = family.fitting_label_column
-        spec["fitting_stimulus_set"] = family.fitting_stimulus_set
+        spec["fitting_label_column"] = family.readout.label_column
+        spec["fitting_stimulus_set"] = family.readout.stimulus_set
         if behaviour.metric == "value_delta":  # labels: the column's parity (even = 'oddball')
             spec["labels"] = "oddball_parity"
         if options(behaviour).get("stimulus_columns"):  # test stimulus-set columns the metric reads (Maniquet2024)

@@ -124,6 +124,76 @@ class Neurons:
 
 
 @dataclass(frozen=True)
+class Temporal:
+    """Time-resolved recordings scored per time bin by the temporal (spantime) metrics: ``window`` (ms) is cut into
+    ``bin``-ms bins. ``alignment`` 'portion': the file's bins (MajajHong2015.temporal's sliding 20-ms windows) are
+    resampled onto ``bin``-ms bins from the window's start to the file's last end, as Brain-Score's
+    assembly_time_align does (brainpipe.data.time_align; the prepare_aligned_assembly stage); None: source bins
+    inside each bin are averaged."""
+
+    window: tuple                   # ms; the window cut into bins
+    bin: int = 10                   # ms; the bin width
+    alignment: str | None = None
+
+
+@dataclass(frozen=True)
+class TrainTest:
+    """A fixed train/test design (Brain-Score's TrainTestNeuralBenchmark, benchmark_helpers/neural_common.py): one
+    fit, no cross-validation, in one of two forms.
+
+    Two data sets: the regression is fitted on ``dataset`` (shown as ``stimulus_set``) and scored on the family's
+    own ``dataset`` (the test recordings, whose repetitions also give the ceiling). With the family's
+    ``subject_coord`` a mapping is fitted per subject (its ``alpha_coord``), ceiled per subject and averaged.
+
+    Joined files (Allen2022): ``files`` = (("train", data set key), ("test", data set key)) are joined into the
+    family's ``dataset`` before preparing it (a presentation coordinate 'split':
+    brainpipe.data.train_test.TRAIN_TEST_COORD) and their stimulus sets into its ``stimulus_set``; regressions fit
+    on the train images and score the repetition-averaged test images (one fold), the ceiling reads the test
+    repetitions only. (Two forms landed in parallel; folding ``dataset`` into ``files`` is left for later.)
+
+    ``alphas``: the ridgecv alphas where not brainpipe.neural.gram_fit.ALPHA_LIST. ``score_per``: regressions
+    scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's median r
+    squared over its own ceiling, averaged over the values.
+    """
+
+    dataset: str | None = None       # the train recordings (two data sets)
+    stimulus_set: str | None = None  # the train stimuli (two data sets)
+    files: tuple = ()                # (("train", key), ("test", key)) joined into one data set
+    alphas: tuple | None = None
+    score_per: str | None = None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Recordings prepared with a selection (brainpipe.data.selection; Igustibagus2024): the neuroids whose mean
+    split-half consistency over all trials exceeds ``consistency_threshold``, then only the presentations whose
+    coordinates lie in ``presentation_filter`` ((coordinate, (values, ...)), ...). Cross-validation drops the train
+    stimuli sharing a non-zero value of the presentation coordinate ``train_exclusion`` with the test stimuli
+    (Brain-Score's igustibagus2024 ``_preprocess_indices`` on ``background_id``)."""
+
+    consistency_threshold: float
+    presentation_filter: tuple = ()
+    train_exclusion: str | None = None
+
+
+@dataclass(frozen=True)
+class PrivateRecordings:
+    """Brain-Score's default part of a family's recordings where it is not public (MajajHong2015.private): the
+    data set and stimulus set a benchmark switches to with config ``data.access: private``."""
+
+    dataset: str
+    stimulus_set: str
+
+
+@dataclass(frozen=True)
+class Readout:
+    """The stimuli a behavioural probabilities readout is fitted on, and their class column."""
+
+    stimulus_set: str
+    label_column: str = "image_label"
+
+
+@dataclass(frozen=True)
 class Family:
     """What a benchmark family measures: which data, shown how, split how, ceiled how. Plain data.
 
@@ -139,12 +209,7 @@ class Family:
     visual_degrees: float
     stratification: str | None      # presentation coordinate for stratified CV
     time_window: tuple = (70, 170)  # ms; bins inside are averaged into one
-    temporal_window: tuple | None = None  # ms; window cut into bins for temporal (spantime) metrics
-    temporal_bin: int = 10          # ms; bin width for temporal metrics
-    # 'portion': the file's bins (MajajHong2015.temporal's sliding 20-ms windows) are resampled onto temporal_bin-ms
-    # bins from temporal_window's start to the file's last end, as Brain-Score's assembly_time_align does
-    # (brainpipe.data.time_align; the prepare_aligned_assembly stage); None: source bins inside each bin are averaged
-    time_alignment: str | None = None
+    temporal: Temporal | None = None  # time-resolved recordings: the bins of the temporal (spantime) metrics
     exact_time_bin: bool = False    # take the one bin equal to time_window instead of averaging those inside
     # Neuroids kept: ((coordinate, threshold), ...) keeps those whose coordinate exceeds each threshold (Li2026's
     # reliability_window > 0.4). single_response: the file holds one response per stimulus (no repetitions):
@@ -173,8 +238,7 @@ class Family:
     source: str = "brainio"         # 'brainio' (fetched: Brain-Score's store, a URL or a local file) or 'demo'
     notes: str = ""
     fixed_train_test: bool = False          # stimuli carry a train/test 'split' column (for the *_split metrics)
-    private_dataset: str | None = None       # Brain-Score's default split for the family, if not public
-    private_stimulus_set: str | None = None
+    private: PrivateRecordings | None = None  # Brain-Score's default part of the recordings, if not public
     allowed_metrics: tuple | None = None     # None: every metric the data supports
     ceiling: str | float = "internal_consistency"  # or a fixed number, or 'none' (score = raw)
     version: int = 1
@@ -188,48 +252,25 @@ class Family:
     # Behaviour (regions = ()): the benchmarks (identifier suffix -> task, metric, ceiling), the stimuli a
     # probabilities readout is fitted on, and the conditions dropped from the human data before scoring.
     behaviours: tuple = ()
-    fitting_stimulus_set: str | None = None
-    fitting_label_column: str = "image_label"  # the fitting stimulus set's class column (probabilities task)
+    readout: Readout | None = None
     exclude_conditions: tuple = ()
     # Properties (Brain-Score's PropertiesBenchmark pattern): the measures (identifier suffix -> property) and how
     # units become neurons. Identifiers are '<Family>-<measure>' (no region: the family's one region, V1).
     properties: tuple = ()
     neurons: Neurons | None = None
-    # A fixed train/test design in two data sets (Brain-Score's TrainTestNeuralBenchmark, benchmark_helpers/
-    # neural_common.py): the regression is fitted on ``train_dataset`` (shown as ``train_stimulus_set``) and scored
-    # on ``dataset`` (the test recordings, whose repetitions also give the ceiling); one fit, no cross-validation.
-    # With ``subject_coord`` a mapping is fitted per subject (its ``alpha_coord``), ceiled per subject and averaged.
-    # ``alphas``: the ridgecv alphas where not brainpipe.neural.gram_fit.ALPHA_LIST.
-    train_dataset: str | None = None
-    train_stimulus_set: str | None = None
-    alphas: tuple | None = None
+    # A fixed train/test design: one fit, no cross-validation (Brain-Score's TrainTestNeuralBenchmark)
+    train_test: TrainTest | None = None
     # (start, stop, expected): an EEG file's time bins starting within [start, stop] (the file's unit), exactly
     # ``expected`` of them, each scored as a neuroid of its own (Gifford2022; brainpipe.data.time_points)
     time_points: tuple | None = None
-    # The same Brain-Score pattern in its other form (Allen2022): train and test files joined into ONE data set
-    # before preparing it. ``train_test_files`` = (("train", data set key), ("test", data set key)); the workflow
-    # joins them into ``dataset`` (a presentation coordinate 'split': brainpipe.data.train_test.TRAIN_TEST_COORD) and
-    # their stimulus sets into ``stimulus_set``; regressions fit on the train images and score the
-    # repetition-averaged test images (one fold), the ceiling reads the test repetitions only. (Two forms landed in
-    # parallel; folding train_dataset into train_test_files is left for later.)
-    train_test_files: tuple = ()
-    # Regressions scored per value of this neuroid coordinate (Brain-Score's alpha_coord, 'subject'): each value's
-    # median r squared over its own ceiling, averaged over the values
-    score_per: str | None = None
     # Brain-Score's identifiers kept verbatim for a neural family whose identifiers do not read
     # '<Family>.<region>-<metric>' of its own name: ((identifier, region, metric), ...). Where set, these are the
     # family's identifiers (MajajHong2015public.V4-reverse_pls is Brain-Score's muzellec2026 plugin, on
     # MajajHong2015's data but not one of brainpipe's MajajHong2015public benchmarks)
     identifiers: tuple = ()
-    # Recordings prepared with a selection (brainpipe.data.selection; Igustibagus2024): the neuroids whose mean
-    # split-half consistency over all trials exceeds ``consistency_threshold``, then only the presentations whose
-    # coordinates lie in ``presentation_filter`` ((coordinate, (values, ...)), ...). None / () (every other
-    # family): the ordinary preparation
-    consistency_threshold: float | None = None
-    presentation_filter: tuple = ()
-    # Cross-validation drops the train stimuli sharing a non-zero value of this presentation coordinate with the
-    # test stimuli (Brain-Score's igustibagus2024 ``_preprocess_indices`` on ``background_id``)
-    train_exclusion: str | None = None
+    # Recordings prepared with a selection of neuroids and presentations (Igustibagus2024); None: the ordinary
+    # preparation
+    selection: Selection | None = None
     # A benchmark averaged over separately recorded sessions, each with its own images and neurons (Brain-Score's
     # Cowley2026 ``_CombinedNeuralBenchmark``): the identifiers of the session benchmarks (each an ordinary
     # benchmark of a family of its own), scored separately and averaged per layer (score, raw and ceiling the
@@ -268,7 +309,7 @@ class Family:
             return tuple(metric for metric, _ in self.metric_regions)
         if self.plugin is not None:  # a plugin serving several metrics lists them (CustomBenchmark.metrics)
             return tuple(getattr(self.plugin, "metrics", ()) or (self.plugin.metric,))
-        supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal_window)
+        supported = tuple(m for m in METRICS if (m not in TEMPORAL_METRICS or self.temporal)
                           and (m not in FIXED_TRAIN_TEST_METRICS or self.fixed_train_test)
                           and (m not in OPT_IN_METRICS or m in (self.allowed_metrics or ())))
         if self.allowed_metrics is not None:
@@ -277,12 +318,19 @@ class Family:
 
     @property
     def stimulus_sets(self):
-        sets = {s for s in (self.stimulus_set, self.private_stimulus_set, self.fitting_stimulus_set,
-                            self.train_stimulus_set) if s}
+        sets = {s for s in (self.stimulus_set, self.private and self.private.stimulus_set,
+                            self.readout and self.readout.stimulus_set,
+                            self.train_test and self.train_test.stimulus_set) if s}
         sets |= {m.stimulus_set for m in self.properties}
         # a label task masked by the model's choices on base images reads those too (Kato2026's Ori / Sil)
         sets |= {dict(b.options)["base_stimulus_set"] for b in self.behaviours if "base_stimulus_set" in dict(b.options)}
         return sets | set(self.neurons.stimulus_sets if self.neurons else ())
+
+    @property
+    def recorded_datasets(self) -> tuple:
+        """The data sets of the family's own recordings: its (public) one, its private part's and its train part's."""
+        return tuple(d for d in (self.dataset, self.private and self.private.dataset,
+                                 self.train_test and self.train_test.dataset) if d)
 
     @property
     def bibtex_key(self):
@@ -353,8 +401,9 @@ class Benchmark:
         """Independent jobs the metric is fitted in: CV folds, or 1 for a fixed split / a whole-set comparison."""
         if self.kind in ("custom", "behaviour", "properties") or self.metric in FIXED_TRAIN_TEST_METRICS or self.metric in ("rdm", "cka", "cka_biased"):
             return 1
-        if self.family.train_dataset or (self.family.train_test_files and self.kind == "regression"):  # one fit: the data's own train/test design
-            return 1
+        train_test = self.family.train_test
+        if train_test and (train_test.dataset or (train_test.files and self.kind == "regression")):
+            return 1  # one fit: the data's own train/test design
         return int(self.settings.get("splits", SETTING_DEFAULTS["splits"]))
 
     @property
@@ -525,7 +574,7 @@ def build(identifier, families, settings=None) -> Benchmark:
         raise ValueError(f"benchmark {identifier!r}: unknown metric {metric!r}{closest(metric, METRICS)}; "
                          f"known: {list(METRICS)}")
     if metric not in family.metrics:
-        if metric in TEMPORAL_METRICS and not family.temporal_window:
+        if metric in TEMPORAL_METRICS and not family.temporal:
             why = f"needs time-resolved recordings, which {name} does not have"
         elif metric in FIXED_TRAIN_TEST_METRICS and not family.fixed_train_test:
             why = f"needs a fixed train/test split, which {name} does not have"
@@ -547,8 +596,8 @@ def with_access(benchmark: Benchmark, access) -> Benchmark:
     if access != "private":
         raise ValueError(f"access must be 'public' or 'private', got {access!r}")
     family = benchmark.family
-    if family.private_dataset is None:
+    if family.private is None:
         raise ValueError(f"benchmark family {benchmark.family_name} has no private recordings")
-    family = replace(family, dataset=family.private_dataset, stimulus_set=family.private_stimulus_set,
-                     notes=f"private recordings ({family.private_dataset})")
+    family = replace(family, dataset=family.private.dataset, stimulus_set=family.private.stimulus_set,
+                     notes=f"private recordings ({family.private.dataset})")
     return replace(benchmark, family=family)

@@ -38,7 +38,7 @@ def register_ceiling(name: str):
 class PreparedData:
     """The ceiling job's input: the prepared recordings (per trial) or the prepared human data, read on demand.
 
-    ``joined``: the data set joins train and test files (``Family.train_test_files``, a presentation coordinate 'split')."""
+    ``joined``: the data set joins train and test files (``Family.train_test.files``, a presentation coordinate 'split')."""
 
     def __init__(self, path, joined: bool = False):
         self.path, self.joined = str(path), joined
@@ -69,7 +69,7 @@ class PreparedData:
 @dataclass(frozen=True)
 class CeilingSettings:
     """What a ceiling method reads besides the data: the benchmark (its family's ``ceiling``, ``subject_coord``,
-    ``score_per``, its plugin or behaviour) and the split-half settings of the computed ceilings."""
+    ``train_test.score_per``, its plugin or behaviour) and the split-half settings of the computed ceilings."""
 
     benchmark: object
     n_splits: int = 10
@@ -82,7 +82,8 @@ def ceiling_of(method: str, path, benchmark, n_splits: int = 10, random_state: i
     compute = CEILINGS.get(method)
     if compute is None:
         raise ValueError(f"unknown ceiling method {method!r}; registered: {', '.join(sorted(CEILINGS))}")
-    data = PreparedData(path, joined=bool(benchmark.family.train_test_files))
+    train_test = benchmark.family.train_test
+    data = PreparedData(path, joined=bool(train_test and train_test.files))
     return compute(data, CeilingSettings(benchmark, n_splits, random_state))
 
 
@@ -102,11 +103,11 @@ def declared_in_family(data: PreparedData, settings: CeilingSettings) -> dict:
 @register_ceiling("internal_consistency")
 def internal_consistency(data: PreparedData, settings: CeilingSettings) -> dict:
     """Split-half consistency per neuroid, Spearman-Brown corrected, median over neuroids
-    (:func:`brainpipe.neural.ceiling.internal_consistency`); per value of ``Family.score_per`` too."""
+    (:func:`brainpipe.neural.ceiling.internal_consistency`); per value of ``Family.train_test.score_per`` too."""
     from brainpipe.neural.ceiling import internal_consistency as consistency
 
     return consistency(data.trials(held_out=True), settings.n_splits, settings.random_state,
-                       groups=settings.benchmark.family.score_per)
+                       groups=train_test.score_per if (train_test := settings.benchmark.family.train_test) else None)
 
 
 @register_ceiling("coordinate_median")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .base import METRICS, Family, closest
+from .base import METRICS, Family, Temporal, closest
 from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 KEYS = {"stimuli", "assembly", "regions", "metrics", "visual_degrees", "number_of_trials", "time_window",
@@ -137,11 +137,14 @@ def declared_family(name: str, entry: dict) -> tuple[Family, dict, dict]:
     nc = _remote(name, "assembly.file", assembly["file"], assembly.get("sha1"), f"assy_{name}.nc")
     fingerprint = hashlib.sha1(json.dumps(entry, sort_keys=True, default=str).encode()).hexdigest()[:12]
     try:
+        # config keys temporal_window / temporal_bin: the family's Temporal part (the bin is read only with a window)
+        temporal_window, temporal_bin = window("temporal_window", None), int(entry.get("temporal_bin", 10))
+        temporal = Temporal(temporal_window, bin=temporal_bin) if temporal_window else None
         family = Family(
             name=name, dataset=name, stimulus_set=name, regions=tuple(regions),
             visual_degrees=float(entry["visual_degrees"]), stratification=entry.get("stratification"),
-            time_window=window("time_window", [70, 170]), temporal_window=window("temporal_window", None),
-            temporal_bin=int(entry.get("temporal_bin", 10)), number_of_trials=int(entry.get("number_of_trials", 1)),
+            time_window=window("time_window", [70, 170]), temporal=temporal,
+            number_of_trials=int(entry.get("number_of_trials", 1)),
             source="brainio", notes=str(entry.get("notes", "")),
             fixed_train_test=bool(entry.get("fixed_train_test", entry.get("fixed_split", False))),
             allowed_metrics=tuple(metrics) if metrics else None,

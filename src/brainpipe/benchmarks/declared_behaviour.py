@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .base import BEHAVIOUR_NORMALISATIONS, Behaviour, Family, closest
+from .base import BEHAVIOUR_NORMALISATIONS, Behaviour, Family, Readout, closest
 from .declared import _checked_coords, _fail, _remote, _unknown_keys
 from brainpipe.data.catalog import AssemblyEntry, StimulusSetEntry
 
@@ -203,7 +203,7 @@ def declared_behaviour_family(name: str, entry: dict) -> tuple[Family, dict, dic
             notes=str(entry.get("notes", "")), version=int(entry.get("version", 1)), parent=entry.get("parent"),
             bibtex=str(entry.get("bibtex", "")), coords=tuple(sorted(coords.items())),
             origin=f"config benchmark_zoo.{name}", fingerprint=fingerprint, behaviours=behaviours,
-            fitting_stimulus_set=fitting_set, fitting_label_column=str(label_column))
+            readout=Readout(fitting_set, label_column=str(label_column)) if fitting_set else None)
     except (TypeError, ValueError) as error:
         _fail(name, "", f"a value has the wrong type ({error})")
     return family, {name: AssemblyEntry(name, nc, stimulus_set)}, stimulus_sets

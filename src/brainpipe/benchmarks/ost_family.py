@@ -1,7 +1,7 @@
 """Object-solution-time families (Kar2019): recordings that are per-image OSTs, scored by the OST metric.
 
 Such a family has one metric, ``ost``, named without a region (``Kar2019-ost``, as Brain-Score names it) and recorded
-from its one region (Brain-Score: ``start_recording('IT', TIME_BINS)``) in the bins of ``temporal_window``. Its
+from its one region (Brain-Score: ``start_recording('IT', TIME_BINS)``) in the bins of its ``temporal`` part. Its
 benchmark is one job per model layer (workflow/rules/temporal.smk, rule ``ost``), ceiled as raw / ceiling (Brain-Score
 ``ceil_score``), or raw where the family declares no ceiling (simulated data).
 

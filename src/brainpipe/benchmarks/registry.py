@@ -164,7 +164,7 @@ def _custom_family(cls, file: Path, where: str, registry: Registry) -> Family:
                           f"it has {list(data.regions)}")
     degrees = benchmark.visual_degrees if benchmark.visual_degrees is not None else data.visual_degrees
     return replace(data, name=benchmark.family, regions=tuple(benchmark.regions), visual_degrees=float(degrees),
-                   private_dataset=None, private_stimulus_set=None, allowed_metrics=None, ceiling="custom",
+                   private=None, allowed_metrics=None, ceiling="custom",
                    version=int(benchmark.version), parent=benchmark.parent, bibtex=benchmark.bibtex,
                    notes=(cls.__doc__ or "").strip().split("\n")[0], origin=f"plugin {where}",
                    fingerprint=_sha1_file(file), plugin=benchmark, sources=(str(file),))

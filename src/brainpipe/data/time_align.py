@@ -71,7 +71,7 @@ def align(assembly: xr.DataArray, bins) -> xr.DataArray:
                         name=assembly.name, attrs=assembly.attrs)
 
 
-#: The alignments a family may declare (Family.time_alignment); Brain-Score's 'center' mode has no user
+#: The alignments a family may declare (Family.temporal.alignment); Brain-Score's 'center' mode has no user
 ALIGNMENTS = ("portion",)
 
 

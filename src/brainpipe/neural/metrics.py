@@ -61,7 +61,7 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int, sour
     """(train, test) indices into the target's presentations for ``fold``; train is None for test-only splits.
 
     ``source_rows``: each target stimulus's row in the model's activations (their stimulus-set order), needed by a
-    family that drops train stimuli sharing a key with the test stimuli (``Family.train_exclusion``)."""
+    family that drops train stimuli sharing a key with the test stimuli (``Family.selection.train_exclusion``)."""
     n = target.sizes["presentation"]
     if not 0 <= fold < benchmark.n_folds:
         raise ValueError(f"{benchmark.identifier}: fold {fold} out of range 0..{benchmark.n_folds - 1}")
@@ -71,8 +71,10 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int, sour
     if stratification is not None and stratification not in target.coords:
         raise ValueError(f"{benchmark.identifier}: target has no stratification coordinate {stratification!r}")
     labels = target[stratification].values if stratification else None
-    # the data's own train/test split (Family.train_test_files, joined by brainpipe.data.train_test): regressions fit once
-    if benchmark.metric in FIXED_TRAIN_TEST_METRICS or (getattr(benchmark.family, "train_test_files", ()) and benchmark.kind == "regression"):
+    # the data's own train/test split (Family.train_test.files, joined by brainpipe.data.train_test): regressions fit once
+    train_test = getattr(benchmark.family, "train_test", None)
+    if benchmark.metric in FIXED_TRAIN_TEST_METRICS or (train_test and train_test.files
+                                                        and benchmark.kind == "regression"):
         if TRAIN_TEST_COORD not in target.coords:
             raise ValueError(f"{benchmark.identifier}: a *_split metric needs a presentation coordinate "
                              f"{TRAIN_TEST_COORD!r} with 'train'/'test' values; the data has none")
@@ -89,7 +91,8 @@ def fold_indices(benchmark: FoldBenchmark, target: xr.DataArray, fold: int, sour
     train, test = cv_splits(n, labels, benchmark.n_folds, train_size=settings.get("train_size", 0.9),
                             random_state=random_state, benchmark=benchmark.identifier,
                             stratified_by=stratification)[fold]
-    exclusion = getattr(benchmark.family, "train_exclusion", None)
+    selection = getattr(benchmark.family, "selection", None)
+    exclusion = selection.train_exclusion if selection else None
     if exclusion:
         if exclusion not in target.coords:
             raise ValueError(f"{benchmark.identifier}: target has no presentation coordinate {exclusion!r}")
@@ -322,8 +325,10 @@ def _run_regression_fold(benchmark, X, Y, train, test, target, result, device):
 
 
 def _add_groups(benchmark, target, result):
-    """Each neuroid's value of the family's ``score_per`` coordinate (subject), for scores aggregated per value."""
-    coord = getattr(benchmark.family, "score_per", None)
+    """Each neuroid's value of the family's ``train_test.score_per`` coordinate (subject), for scores aggregated per
+    value."""
+    train_test = getattr(benchmark.family, "train_test", None)
+    coord = train_test.score_per if train_test else None
     if coord:
         if coord not in target.coords:
             raise ValueError(f"{benchmark.identifier}: target has no neuroid coordinate {coord!r} to score per")

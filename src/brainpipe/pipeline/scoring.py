@@ -28,7 +28,7 @@ def aggregate(benchmark: Benchmark, folds, ceiling):
 
         return behaviour_aggregate(benchmark, folds, ceiling)
     folds = sorted(folds, key=lambda f: f["fold"])
-    if "groups" in folds[0]:  # one fit scored per subject (Family.score_per)
+    if "groups" in folds[0]:  # one fit scored per subject (Family.train_test.score_per)
         return aggregate_per_group(benchmark, folds, ceiling)
     per_fold = [fold_summary(f) for f in folds]
     values = np.asarray(per_fold, dtype=np.float64)  # (fold,) or (fold, time_bin)

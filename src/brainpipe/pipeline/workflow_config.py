@@ -342,10 +342,10 @@ def _check_named_keys(config):
         for family, access in (data.get(key) or {}).items():
             if family not in families:
                 raise _unknown_key(f"data.{key}.{family}", family, families, "benchmark family")
-            if access == "private" and families[family].private_dataset is None:
+            if access == "private" and families[family].private is None:
                 raise ConfigError(f"config data.{key}.{family}: {family} has no private recordings; remove the "
                                   f"entry (families with them: "
-                                  f"{', '.join(sorted(f for f, v in families.items() if v.private_dataset))})")
+                                  f"{', '.join(sorted(f for f, v in families.items() if v.private))})")
             try:
                 bench.base.configured_access(config, family)
             except ValueError as error:

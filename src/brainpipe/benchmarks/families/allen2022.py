@@ -13,7 +13,7 @@ Formats: data/allen2022_fmri/data_packaging/package_allen2022fmri.py and noteboo
 with a ``repetition`` coordinate; neuroid coordinates neuroid_id, subject, region, nc_testset, voxel_x/y/z).
 
 Brain-Score keeps the data in two files per variant, a train and a test assembly (``TrainTestNeuralBenchmark``,
-benchmark_helpers/neural_common.py). brainpipe joins them (``Family.train_test_files``) into one assembly with a ``split``
+benchmark_helpers/neural_common.py). brainpipe joins them (``Family.train_test.files``) into one assembly with a ``split``
 presentation coordinate and their stimuli into one set, so the model sees every image once:
 
 * ``<variant>.<region>-ridge``: ``dual_ridge_split`` (ridge, alpha 1, in its dual form: the same predictions as
@@ -33,7 +33,7 @@ any data set scored with several metrics, brainpipe's regional means count the f
 
 from dataclasses import replace
 
-from ..base import Family
+from ..base import Family, TrainTest
 from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/allen2022_fmri/benchmark.py",
@@ -133,8 +133,9 @@ JOINED_STIMULI = {"8subj": "Allen2022_fMRI_Stimuli", "4subj": "Allen2022_fMRI_4s
 _FAMILY = Family(
     name="Allen2022_fmri", dataset="Allen2022_fmri", stimulus_set=JOINED_STIMULI["8subj"], regions=REGIONS,
     visual_degrees=VISUAL_DEGREES, stratification=None, number_of_trials=1,
-    neuroid_filter=(("nc_testset", NOISE_CEILING_THRESHOLD),), subject_coord="subject", score_per="subject",
-    train_test_files=(("train", "Allen2022_fmri_train"), ("test", "Allen2022_fmri_test")),
+    neuroid_filter=(("nc_testset", NOISE_CEILING_THRESHOLD),), subject_coord="subject",
+    train_test=TrainTest(files=(("train", "Allen2022_fmri_train"), ("test", "Allen2022_fmri_test")),
+                         score_per="subject"),
     allowed_metrics=("ridge", "rdm"),
     notes="NSD shared images, 8 subjects: 412 train + 103 test (3 repetitions); voxels with nc_testset > 30; "
           "ridge fitted and ceiled per subject",
@@ -147,7 +148,7 @@ def _variant(name, subjects, surface):
     images = "800 train + 200 test" if subjects == 4 else "412 train + 103 test"
     return replace(_FAMILY, name=name, dataset=key,
                    stimulus_set=JOINED_STIMULI["4subj" if subjects == 4 else "8subj"],
-                   train_test_files=(("train", f"{key}_train"), ("test", f"{key}_test")),
+                   train_test=replace(_FAMILY.train_test, files=(("train", f"{key}_train"), ("test", f"{key}_test"))),
                    notes=f"NSD shared images, {'subjects 1, 2, 5, 7' if subjects == 4 else '8 subjects'}"
                          f"{', fsaverage surface vertices' if surface else ', volumetric voxels'}: {images} "
                          f"(3 repetitions); nc_testset > 30; ridge fitted and ceiled per subject")

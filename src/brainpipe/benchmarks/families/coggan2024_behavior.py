@@ -19,7 +19,7 @@ trials by position; brainpipe pairs them by ``stimulus_id`` (one image per trial
 stimulus set lists the trials' images in the trials' order, as the packaging writes both.
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/coggan2024_behavior/benchmark.py",
@@ -50,7 +50,7 @@ STIMULUS_SETS = {
 
 FAMILIES = [Family(
     name="Coggan2024_behavior", dataset=DATASET, stimulus_set=DATASET, regions=(), visual_degrees=VISUAL_DEGREES,
-    stratification=None, fitting_stimulus_set=FITTING, fitting_label_column="image_label",
+    stratification=None, readout=Readout(FITTING, label_column="image_label"),
     behaviours=(Behaviour("condition_wise_accuracy", task="probabilities", metric="condition_wise_accuracy",
                           normalisation="raw_over_ceiling_squared", clip=False, visual_degrees=VISUAL_DEGREES,
                           number_of_trials=1, parent="behavior", version=1, identifier=IDENTIFIER),),

@@ -13,7 +13,7 @@ Metric: metrics/value_delta/metric.py; integral and model choices: brainpipe.beh
 
 from typing import NamedTuple
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/ferguson2024/benchmark.py",
@@ -90,9 +90,9 @@ def _family(experiment: str, data: Experiment) -> Family:
     value, error = data.ceiling
     return Family(
         name=ids["family"], dataset=ids["assembly"], stimulus_set=ids["stimulus_set"], regions=(), visual_degrees=8,
-        stratification=None, fitting_stimulus_set=ids["fitting_stimuli"],
+        stratification=None,
         # upstream derives image_label from this column's parity (brainpipe.behaviour.value_delta.oddball_labels)
-        fitting_label_column="image_number",
+        readout=Readout(ids["fitting_stimuli"], label_column="image_number"),
         behaviours=(Behaviour("value_delta", task="probabilities", metric="value_delta",
                               normalisation="raw_over_ceiling", clip=True, ceiling=value, number_of_trials=3,
                               parent="behavior", version=1,

@@ -8,7 +8,7 @@ brainscore_vision/data/freemanziemba2013/__init__.py.
 
 from dataclasses import replace
 
-from ..base import Family
+from ..base import Family, PrivateRecordings
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/freemanziemba2013/benchmarks/benchmark.py",
@@ -41,11 +41,11 @@ _FAMILY = Family(
     stimulus_set="FreemanZiemba2013.aperture-public", regions=("V1", "V2"), visual_degrees=4,
     stratification="texture_type", time_window=(50, 200), number_of_trials=20,
     notes="public aperture split: 135 images",
-    private_dataset="FreemanZiemba2013.private", private_stimulus_set="FreemanZiemba2013.aperture-private",
+    private=PrivateRecordings("FreemanZiemba2013.private", "FreemanZiemba2013.aperture-private"),
     version=3, bibtex=BIBTEX, sources=SOURCES)
 
 FAMILIES = [
     _FAMILY,
     # Brain-Score gives the public variant version 1 and no leaderboard parent; brainpipe groups it under its region.
-    replace(_FAMILY, name="FreemanZiemba2013public", private_dataset=None, private_stimulus_set=None, version=1),
+    replace(_FAMILY, name="FreemanZiemba2013public", private=None, version=1),
 ]

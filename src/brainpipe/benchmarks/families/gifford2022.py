@@ -25,7 +25,7 @@ get_local_stimuli.py builds the stimulus files locally): point ``data.local_file
 
 import numpy as np
 
-from ..base import Family
+from ..base import Family, TrainTest
 from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/gifford2022/benchmark.py",
@@ -88,10 +88,10 @@ STIMULUS_SETS = {
 
 FAMILIES = [
     Family(name="Gifford2022", dataset="Gifford2022_test", stimulus_set="THINGS_EEG2_test_Stimuli",
-           train_dataset="Gifford2022_train", train_stimulus_set="THINGS_EEG2_train_Stimuli",
+           train_test=TrainTest("Gifford2022_train", "THINGS_EEG2_train_Stimuli", alphas=REDUCED_ALPHA_LIST),
            regions=("IT",), visual_degrees=7, stratification=None, time_window=(0, 600),
            time_points=(0.0, 0.59, 60), coords=(("region", "=IT"),), number_of_trials=1, subject_coord="subject",
-           allowed_metrics=("ridge", "ridgecv"), alphas=REDUCED_ALPHA_LIST,
+           allowed_metrics=("ridge", "ridgecv"),
            notes="THINGS EEG2 of 10 subjects, 17 electrodes × 60 time points (0–0.59 s) scored as IT neuroids: "
                  "fitted on 16540 train images (4 repetitions), scored on 200 test images (80 repetitions); one "
                  "mapping and ceiling per subject; the THINGS images are licensed: build the stimulus files "

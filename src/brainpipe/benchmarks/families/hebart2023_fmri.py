@@ -21,7 +21,7 @@ publishes the recordings; the THINGS images are licensed and its stimulus archiv
 ``data.local_files`` at the stimulus files you build that way.
 """
 
-from ..base import Family
+from ..base import Family, TrainTest
 from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/hebart2023_fmri/benchmark.py",
@@ -79,7 +79,7 @@ STIMULUS_SETS = {
 
 FAMILIES = [
     Family(name="Hebart2023_fmri", dataset="Hebart2023_fmri_test", stimulus_set="THINGS_fMRI_test_Stimuli",
-           train_dataset="Hebart2023_fmri_train", train_stimulus_set="THINGS_fMRI_train_Stimuli",
+           train_test=TrainTest("Hebart2023_fmri_train", "THINGS_fMRI_train_Stimuli"),
            regions=("V1", "V2", "V4", "IT"), visual_degrees=10, stratification=None, time_window=(70, 170),
            number_of_trials=1, neuroid_filter=(("nc_testset", NOISE_CEILING_THRESHOLD),), subject_coord="subject",
            allowed_metrics=("ridge", "ridgecv"),

@@ -40,7 +40,7 @@ Data: brain-score/vision brainscore_vision/data/igustibagus2024/__init__.py (ass
 point ``data.local_files`` at the files.
 """
 
-from ..base import Family
+from ..base import Family, Selection
 from ..custom import CustomBenchmark
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
@@ -115,9 +115,10 @@ FAMILIES = [
     Family(name="Igustibagus2024", dataset="Igustibagus2024", stimulus_set="Igustibagus2024", regions=("IT",),
            visual_degrees=VISUAL_DEGREES, stratification="object_label", time_window=(70, 170), exact_time_bin=True,
            number_of_trials=NUMBER_OF_TRIALS, region_in_identifier=False, allowed_metrics=("ridge",),
-           consistency_threshold=CONSISTENCY_THRESHOLD,
-           presentation_filter=(("stimulus_source", INCLUDE_SOURCES), ("object_style", INCLUDE_OBJECTS)),
-           train_exclusion="background_id", coords=(("time_bin_end", "time_bin_stop"),), version=2, parent="IT",
+           selection=Selection(CONSISTENCY_THRESHOLD, presentation_filter=(("stimulus_source", INCLUDE_SOURCES),
+                                                                           ("object_style", INCLUDE_OBJECTS)),
+                               train_exclusion="background_id"),
+           coords=(("time_bin_end", "time_bin_stop"),), version=2, parent="IT",
            bibtex=BIBTEX, sources=SOURCES,
            notes="domain-transfer images (photographs, drawings, paintings, silhouettes, ...), time bin 70–170 ms; "
                  "neuroids with split-half consistency > 0.7; ridge, train stimuli sharing a background with the "

@@ -12,6 +12,7 @@ with the reason in the score JSON. The 44 trials matter only to stochastic model
 same response to every trial, so brainpipe, like Brain-Score for such models, records each image once.
 """
 
+from ..base import Temporal
 from ..ost_family import OSTFamily
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
@@ -41,7 +42,7 @@ STIMULUS_SETS = {"Kar2019": brainio_stimuli("Kar2019", STIMULI_CSV_SHA1, STIMULI
 
 FAMILIES = [
     OSTFamily(name="Kar2019", dataset="Kar2019", stimulus_set="Kar2019", regions=("IT",), visual_degrees=VISUAL_DEGREES,
-           stratification=None, temporal_window=TIME_WINDOW, temporal_bin=TIME_BIN,
+           stratification=None, temporal=Temporal(TIME_WINDOW, bin=TIME_BIN),
            number_of_trials=NUMBER_OF_TRIALS, ceiling=CEILING, version=2, parent="IT",
            notes="object solution times of 1318 images (1320 presentations, 2 duplicates); NaN for static models",
            bibtex=BIBTEX, sources=SOURCES),

@@ -12,7 +12,7 @@ not capped; no bibtex, "to appear in a future article") and brainscore_vision/da
 names, sha1s; every experiment's stimuli are ``Lonnqvist2024_test``).
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/lonnqvist2024/benchmark.py",
@@ -36,7 +36,7 @@ ASSEMBLIES = {f"Lonnqvist2024_{e}": brainio_assembly(f"Lonnqvist2024_{e}", sha1,
 
 def _family(name, dataset, behaviour, source="brainio", notes=""):
     return Family(name=name, dataset=dataset, stimulus_set=TEST, regions=(), visual_degrees=VISUAL_DEGREES,
-                  stratification=None, source=source, fitting_stimulus_set=TRAIN, fitting_label_column="image_label",
+                  stratification=None, source=source, readout=Readout(TRAIN, label_column="image_label"),
                   behaviours=(behaviour,), notes=notes, bibtex="", sources=SOURCES)
 
 

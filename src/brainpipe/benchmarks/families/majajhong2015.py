@@ -11,7 +11,7 @@ the public split unless ``data.access: {MajajHong2015: private}`` and the privat
 
 from dataclasses import replace
 
-from ..base import Family
+from ..base import Family, PrivateRecordings
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/majajhong2015/__init__.py",
@@ -44,10 +44,10 @@ _FAMILY = Family(
     name="MajajHong2015", dataset="MajajHong2015.public", stimulus_set="hvm-public", regions=("V4", "IT"),
     visual_degrees=8, stratification="object_name", time_window=(70, 170), number_of_trials=50,
     notes="public HvM split (variations 0 and 3): 3200 images",
-    private_dataset="MajajHong2015.private", private_stimulus_set="hvm-private",
+    private=PrivateRecordings("MajajHong2015.private", "hvm-private"),
     version=4, bibtex=BIBTEX, sources=SOURCES)  # 4: Brain-Score bumped 3 -> 4 for raw²/ceiling (Jan 2026)
 
 FAMILIES = [
     _FAMILY,
-    replace(_FAMILY, name="MajajHong2015public", private_dataset=None, private_stimulus_set=None),
+    replace(_FAMILY, name="MajajHong2015public", private=None),
 ]

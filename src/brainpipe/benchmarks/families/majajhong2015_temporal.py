@@ -22,7 +22,7 @@ Brain-Score registers the benchmarks under MajajHong2015public's names, so brain
 for a family of its own: MajajHong2015public's other benchmarks are untouched.
 """
 
-from ..base import Family
+from ..base import Family, Temporal
 from .majajhong2015 import BIBTEX
 from brainpipe.data.catalog import brainio_assembly
 
@@ -42,7 +42,7 @@ ASSEMBLIES = {
 FAMILIES = [
     Family(name="MajajHong2015temporal", dataset="MajajHong2015.temporal.public", stimulus_set="hvm-public",
            regions=("V4", "IT"), visual_degrees=8, stratification="object_name",
-           temporal_window=(0, 290), temporal_bin=10, time_alignment="portion", number_of_trials=50,
+           temporal=Temporal((0, 290), bin=10, alignment="portion"), number_of_trials=50,
            allowed_metrics=("spantime_pls",),
            identifiers=tuple((f"MajajHong2015public.{region}-temporal-pls", region, "spantime_pls")
                              for region in ("V4", "IT")),

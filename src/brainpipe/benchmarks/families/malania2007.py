@@ -29,7 +29,7 @@ brainpipe.behaviour.threshold (metrics/threshold/metric.py); microsaccades: brai
 (model_helpers/activations/core.py).
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/malania2007/benchmark.py",
@@ -124,7 +124,7 @@ def _family(condition):
     first = conditions[0]
     return Family(
         name=f"Malania2007{condition}", dataset=key(first if elevation else BASELINE),
-        stimulus_set=key(first if elevation else BASELINE), fitting_stimulus_set=key(f"{first}_fit"),
+        stimulus_set=key(first if elevation else BASELINE), readout=Readout(key(f"{first}_fit")),
         regions=(), visual_degrees=VISUAL_DEGREES, stratification=None, behaviours=(behaviour,),
         bibtex=BIBTEX, sources=SOURCES,
         notes=(f"{condition} flankers vs vernier only: 50 test and 500 fitting images, 5-6 subjects" if elevation

@@ -21,7 +21,7 @@ test set, the stimuli the benchmark shows (merging its columns adds only ``exemp
 images).
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.behaviour.metric_registry import register_metric
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
@@ -105,8 +105,7 @@ def _behaviour(metric):
 
 FAMILIES = [Family(
     name="Maniquet2024", dataset="Maniquet2024", stimulus_set="Maniquet2024-test", regions=(),
-    visual_degrees=VISUAL_DEGREES, stratification=None, fitting_stimulus_set="Maniquet2024-train",
-    fitting_label_column="image_label",
+    visual_degrees=VISUAL_DEGREES, stratification=None, readout=Readout("Maniquet2024-train", label_column="image_label"),
     behaviours=(_behaviour("confusion_similarity"), _behaviour("tasks_consistency")),
     bibtex=BIBTEX, sources=SOURCES,
     notes="probabilities readout fitted on Maniquet2024-train, tested on Maniquet2024-test; humans saw other images")]

@@ -21,7 +21,7 @@ images are licensed (data/papale2025/data_packaging/get_local_stimuli.py builds 
 ``data.local_files`` at them.
 """
 
-from ..base import Family
+from ..base import Family, TrainTest
 from brainpipe.data.catalog import AssemblyEntry, RemoteFile, StimulusSetEntry
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/papale2025/benchmark.py",
@@ -79,7 +79,7 @@ STIMULUS_SETS = {
 
 FAMILIES = [
     Family(name="Papale2025", dataset="Papale2025_test", stimulus_set="THINGS_TVSD_test_Stimuli",
-           train_dataset="Papale2025_train", train_stimulus_set="THINGS_TVSD_train_Stimuli",
+           train_test=TrainTest("Papale2025_train", "THINGS_TVSD_train_Stimuli"),
            regions=("V1", "V4", "IT"), visual_degrees=18, stratification=None, time_window=(70, 170),
            number_of_trials=1, neuroid_filter=(("reliability", RELIABILITY_THRESHOLD),), subject_coord="subject",
            allowed_metrics=("ridge", "ridgecv"),

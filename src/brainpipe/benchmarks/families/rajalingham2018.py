@@ -10,7 +10,7 @@ and brainscore_vision/data/rajalingham2018/__init__.py (object names, sha1s). Me
 tests (as Brain-Score does; the task warns).
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout
 from brainpipe.data.catalog import brainio_assembly, brainio_stimuli
 
 SOURCES = ("brain-score/vision brainscore_vision/benchmarks/rajalingham2018/benchmarks/benchmark.py",
@@ -54,11 +54,11 @@ def _i2n(skipna):
 
 FAMILIES = [
     Family(name="Rajalingham2018", dataset="Rajalingham2018.private", stimulus_set="objectome.private", regions=(),
-           visual_degrees=8, stratification=None, fitting_stimulus_set="objectome.public",
+           visual_degrees=8, stratification=None, readout=Readout("objectome.public"),
            behaviours=(_i2n(False),), notes="private split: 240 images (not publicly downloadable)",
            bibtex=BIBTEX, sources=SOURCES),
     Family(name="Rajalingham2018public", dataset="Rajalingham2018.public", stimulus_set="objectome.public", regions=(),
-           visual_degrees=8, stratification=None, fitting_stimulus_set="objectome.public",
+           visual_degrees=8, stratification=None, readout=Readout("objectome.public"),
            behaviours=(_i2n(True),), notes="public split: 2160 images; the readout is fitted on the test images",
            bibtex=BIBTEX, sources=SOURCES),
 ]

@@ -13,18 +13,18 @@ the test images themselves (labels = ``category_name``), I2n against the first h
 by the split-half human consistency (r_k / √c_k, no clipping).
 """
 
-from ..base import Behaviour, Family
+from ..base import Behaviour, Family, Readout, Temporal
 
 FAMILIES = [
     Family(name="SyntheticShapes", dataset="SyntheticShapes", stimulus_set="SyntheticShapes", regions=("V4", "IT"),
-           visual_degrees=10, stratification="object_name", time_window=(70, 170), temporal_window=(70, 250),
+           visual_degrees=10, stratification="object_name", time_window=(70, 170), temporal=Temporal((70, 250)),
            number_of_trials=1, source="demo", fixed_train_test=True,
            notes="SIMULATED responses to procedurally drawn shapes (offline demo)",
            bibtex="@misc{brainpipe_synthetic_shapes, title={SyntheticShapes: simulated demo data of brainpipe}}",
            sources=("src/brainpipe/data/demo.py (this repository)",)),
     Family(name="SyntheticShapesBehaviour", dataset="SyntheticShapesBehaviour", stimulus_set="SyntheticShapes",
            regions=(), visual_degrees=10, stratification=None, source="demo",
-           fitting_stimulus_set="SyntheticShapes", fitting_label_column="category_name",
+           readout=Readout("SyntheticShapes", label_column="category_name"),
            behaviours=(Behaviour("i2n", task="probabilities", metric="i2n",
                                  normalisation="raw_over_sqrt_ceiling_per_split", clip=False, parent="behavior",
                                  options=(("ceiling_skipna", True),)),),

@@ -60,7 +60,7 @@ class Activations:
     def train_source(self, wildcards) -> str:
         """The activations of the layer on a train/test family's train stimuli (train_test.smk)."""
         b = self.plan.benchmark(wildcards.benchmark)
-        return self.layer_file(wildcards.model, self.stimuli_key(wildcards.model, b, b.family.train_stimulus_set),
+        return self.layer_file(wildcards.model, self.stimuli_key(wildcards.model, b, b.family.train_test.stimulus_set),
                                wildcards.layer)
 
     def model_layers(self, model_name: str, stimulus_set: str) -> list[str]:

@@ -33,7 +33,7 @@ class Behaviour:
             return activations.stimuli_key(model_name, benchmark, base)
         if benchmark.behaviour.task != "probabilities":
             return None
-        return activations.stimuli_key(model_name, benchmark, benchmark.family.fitting_stimulus_set)
+        return activations.stimuli_key(model_name, benchmark, benchmark.family.readout.stimulus_set)
 
     def output(self, model_name: str, benchmark) -> str:
         """The task output a behavioural benchmark compares with the human data."""
@@ -69,7 +69,7 @@ class Behaviour:
         if b.behaviour.task == "probabilities":
             key = self.fitting_key(wildcards.model, b)
             inputs["fitting"] = layer_file(wildcards.model, key, layer)
-            inputs["fitting_stimuli"] = f"resources/stimuli/{family.fitting_stimulus_set}"
+            inputs["fitting_stimuli"] = f"resources/stimuli/{family.readout.stimulus_set}"
             if b.behaviour.metric == "value_delta":  # each test image's image_number and block
                 inputs["test_stimuli"] = f"resources/stimuli/{family.stimulus_set}"
         spec = task_spec(b)

@@ -67,8 +67,8 @@ class Grid:
                 keys = [stimuli_key(m, b)]
                 if b.kind == "behaviour" and fitting_key(m, b):
                     keys.append(fitting_key(m, b))
-                if b.family.train_dataset:  # a train/test family's train stimuli
-                    keys.append(stimuli_key(m, b, b.family.train_stimulus_set))
+                if b.family.train_test and b.family.train_test.dataset:  # a train/test family's train stimuli
+                    keys.append(stimuli_key(m, b, b.family.train_test.stimulus_set))
                 keys += [stimuli_key(m, plan.benchmark(s)) for s in b.family.sessions]  # each session's (Cowley2026)
                 yield from ((m, key, b) for key in keys)
 

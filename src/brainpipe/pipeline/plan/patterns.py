@@ -1,8 +1,15 @@
-"""Wildcard constraints: which benchmark identifiers each rule that writes a shared output pattern takes
-(results/ceilings/{benchmark}.json and results/{model}/{benchmark}/layers/{layer}.json have a rule per kind of
-benchmark: properties.smk, threshold.smk, sessions.smk, temporal.smk's OST rules, and the generic ceiling and
-score_layer rules for the rest). Snakemake embeds a wildcard's pattern in the whole path's, so exclusions are
-lookaheads on the identifier and what follows it, never '$'."""
+"""Wildcard constraints: which rule writes a file of an output pattern that several rules share. Each rule takes a
+disjoint set of names, so that the rule files alone say which rule makes a given output (no `ruleorder`):
+results/ceilings/{benchmark}.json and results/{model}/{benchmark}/layers/{layer}.json have a rule per kind of
+benchmark (properties.smk, threshold.smk, sessions.smk, temporal.smk's OST rules, and the generic ceiling and
+score_layer rules for the rest); the headline results/{model}/{benchmark}.json the behavioural, OST and generic score
+rules, and empty_cell for the grid's empty cells; results/activations/{model}/{stimuli}/{layer}.nc the temporal and
+the static models' rules; resources/assemblies/{dataset}.nc the OST and the other fetched data sets' rules.
+Snakemake embeds a wildcard's pattern in the whole path's, so exclusions are lookaheads on the name and what follows
+it in the path, never '$' (Snakemake also matches a pattern against a wildcard's value alone, where a lookahead on
+what follows the value sees nothing and excludes nothing: it does so only for a rule already chosen by the whole
+path).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +17,19 @@ import functools
 import re
 
 from brainpipe import benchmarks as bench
+from brainpipe.pipeline import grid_cells
 
 #: a wildcard constraint no name matches (no benchmark of a kind in this config)
 NOTHING = "(?!)"
 #: a benchmark identifier as brainpipe.benchmarks.IDENTIFIER reads it: Family.region-metric (neural) or
 #: Family-metric (behaviour)
 IDENTIFIER = r"[A-Za-z0-9_]+(?:\.[A-Za-z0-9]+)?-[a-z_0-9]+(?:-[a-z_0-9]+)*"
+#: the folders of results/ beside the models' folders (results/<model>/...)
+RESULT_FOLDERS = ("ceilings", "activations", "assemblies", "stimuli_on_screen", "benchmarks", "plots", "gram",
+                  "behaviour", "properties")
+_NOT_A_RESULT_FOLDER = f"(?!(?:{'|'.join(RESULT_FOLDERS)})/)"
+#: a model name: any folder name but a result folder
+MODEL = _NOT_A_RESULT_FOLDER + "[^/]+"
 
 
 def alternatives(names) -> str:
@@ -28,6 +42,13 @@ def _longest_first(names) -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
+def _none_of(names, followed_by: str = r"(?:/|\.json)") -> str:
+    """A lookahead refusing each of ``names`` where it ends a name in a path (followed by ``followed_by``: a folder
+    or a score file), or no lookahead for none."""
+    names = _longest_first(names)
+    return f"(?!(?:{'|'.join(map(re.escape, names))}){followed_by})" if names else ""
+
+
 class Patterns:
     def __init__(self, plan):
         self.plan = plan
@@ -37,6 +58,11 @@ class Patterns:
         """Brain-Score's identifiers kept verbatim (Behaviour.identifier: BMD2024.texture_1Behavioral-...,
         Scialom2024_rgbEngineeringAccuracy with no '-<metric>'), longest first."""
         return _longest_first(bench.base.verbatim_identifiers(self.plan.registry.families))
+
+    @property
+    def model(self) -> str:
+        """Any model: the {model} wildcard of every rule."""
+        return MODEL
 
     @functools.cached_property
     def benchmark(self) -> str:
@@ -72,25 +98,38 @@ class Patterns:
     @functools.cached_property
     def generic_benchmark(self) -> str:
         """The benchmarks of the generic ceiling and score_layer rules: none of the properties benchmarks, threshold
-        benchmarks and benchmarks averaged over sessions, which have rules of their own; any of Brain-Score's
-        verbatim identifiers but the threshold ones."""
-        pattern = f"(?!{self._properties_family})" + IDENTIFIER
-        # excluded by a lookahead on the whole identifier and what follows it in a path
+        benchmarks, benchmarks averaged over sessions and object solution times, which have rules of their own; any
+        of Brain-Score's verbatim identifiers but the threshold ones."""
         thresholds = self._thresholds
-        if thresholds:
-            pattern = f"(?!(?:{'|'.join(map(re.escape, thresholds))})(?:/|\\.json))" + pattern
-        if self.sessions_benchmarks:
-            pattern = f"(?!(?:{'|'.join(map(re.escape, self.sessions_benchmarks))})(?:/|\\.json))" + pattern
+        # excluded by a lookahead on the whole identifier and what follows it in a path
+        pattern = (_none_of(self.plan.temporal.ost_benchmarks) + _none_of(self.sessions_benchmarks)
+                   + _none_of(thresholds) + f"(?!{self._properties_family})" + IDENTIFIER)
         return "(?:" + "|".join([pattern] + [re.escape(i) for i in self._verbatim if i not in thresholds]) + ")"
 
     @functools.cached_property
-    def behaviour_benchmark(self) -> str:
-        """Behavioural benchmarks but the threshold ones, built-in and declared in config: each scores in one job from
-        the task output, the human data and the ceiling (score_behaviour in behaviour.smk)."""
+    def _behaviour_benchmarks(self) -> list[str]:
+        """Behavioural benchmarks but the threshold ones, built-in and declared in config, longest first."""
         thresholds = set(self._thresholds)
-        identifiers = (i for family in self.plan.families if family.behaviours
-                       for i in bench.registry.family_identifiers(family) if i not in thresholds)
-        return "|".join(re.escape(i) for i in _longest_first(identifiers)) or NOTHING
+        return _longest_first(i for family in self.plan.families if family.behaviours
+                              for i in bench.registry.family_identifiers(family) if i not in thresholds)
+
+    @functools.cached_property
+    def behaviour_benchmark(self) -> str:
+        """Behavioural benchmarks but the threshold ones: each scores in one job from the task output, the human data
+        and the ceiling (score_behaviour in behaviour.smk)."""
+        return "|".join(map(re.escape, self._behaviour_benchmarks)) or NOTHING
+
+    @functools.cached_property
+    def ost_benchmark(self) -> str:
+        """Object solution times (Kar2019-ost): their ceiling, layer scores and headline come from temporal.smk's OST
+        rules."""
+        return alternatives(self.plan.temporal.ost_benchmarks)
+
+    @functools.cached_property
+    def generic_headline_benchmark(self) -> str:
+        """The benchmarks whose headline the generic score rule writes: all but the behavioural ones scored in one
+        job (:attr:`behaviour_benchmark`) and the object solution times (:attr:`ost_benchmark`)."""
+        return _none_of(self._behaviour_benchmarks + self.plan.temporal.ost_benchmarks) + f"(?:{self.benchmark})"
 
     @functools.cached_property
     def sessions_benchmark(self) -> str:
@@ -99,3 +138,43 @@ class Patterns:
     @functools.cached_property
     def threshold_benchmark(self) -> str:
         return alternatives(self.plan.threshold.benchmarks)
+
+    # --- models -------------------------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def temporal_model(self) -> str:
+        """Temporal models (model_zoo entries with a time_mapping): activations_temporal writes their layer files."""
+        return alternatives(self.plan.temporal.models)
+
+    @functools.cached_property
+    def static_model(self) -> str:
+        """Every other model: the activations rules write its layer files (results/activations/<model>/...)."""
+        return _NOT_A_RESULT_FOLDER + _none_of(self.plan.temporal.models, followed_by="/") + "[^/]+"
+
+    # --- the grid's cells -----------------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def scored_model(self) -> str:
+        """The model of a headline the score rules write (score, score_behaviour, score_ost): any model, but not in an
+        empty cell. A constraint on one wildcard cannot name a pair; this lookahead on the model reads the benchmark
+        that follows it in results/<model>/<benchmark>.json, the cells grouped by model."""
+        by_model = {}
+        for cell in self.plan.grid.empty_cells:
+            model, benchmark = cell.split("/", 1)
+            by_model.setdefault(model, []).append(benchmark)
+        cells = "|".join(f"{re.escape(model)}/(?:{'|'.join(map(re.escape, _longest_first(by_model[model])))})"
+                         for model in sorted(by_model))
+        return _NOT_A_RESULT_FOLDER + (f"(?!(?:{cells})\\.json)" if cells else "") + "[^/]+"
+
+    # --- data sets ------------------------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def ost_dataset(self) -> str:
+        """Object solution times fetched from Brain-Score (fetch_ost_assembly)."""
+        return alternatives(self.plan.temporal.ost_datasets)
+
+    @functools.cached_property
+    def fetched_dataset(self) -> str:
+        """The catalog's data sets but the object solution times: fetch_assembly downloads them."""
+        ost = set(self.plan.temporal.ost_datasets)
+        return alternatives(d for d in self.plan.sources.catalog.assemblies if d not in ost)

@@ -1,6 +1,6 @@
 """The prepared recordings (workflow/rules/assembly.smk, train_test.smk, behaviour.smk): which prepared file a
 benchmark reads, the time window a data set is prepared at, the data sets each preparation rule makes, and the
-train/test files joined into one data set (Family.train_test_files: Allen2022)."""
+train/test files joined into one data set (Family.train_test.files: Allen2022)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ class Recordings:
         family = benchmark.family
         if family.time_points:  # time points scored as neuroids (train_test.smk: prepare_time_points)
             return "points"
-        if family.consistency_threshold is not None:  # neuroids and stimuli selected (prepare_selected_assembly)
+        if family.selection is not None:  # neuroids and stimuli selected (prepare_selected_assembly)
             return "selected"
-        if benchmark.kind == "temporal" and family.time_alignment:  # resampled bins (prepare_aligned_assembly)
-            return "aligned"
+        if benchmark.kind == "temporal" and family.temporal and family.temporal.alignment:
+            return "aligned"  # resampled bins (prepare_aligned_assembly)
         return "temporal" if benchmark.kind == "temporal" else "static"
 
     def prepared(self, wildcards, kind: str) -> str:
@@ -37,21 +37,21 @@ class Recordings:
     def train_target(self, wildcards) -> str:
         """A train/test family's prepared train recordings (the region's, averaged over any repetitions)."""
         b = self.plan.benchmark(wildcards.benchmark)
-        return f"results/assemblies/{b.family.train_dataset}/{b.region}-{self.preparation(b)}/target.nc"
+        return f"results/assemblies/{b.family.train_test.dataset}/{b.region}-{self.preparation(b)}/target.nc"
 
     def window(self, wildcards) -> tuple:
         """(time window, bin width) of the family whose data set ``wildcards.dataset`` is, at ``wildcards.timing``
         (static: its window and no bin; temporal: its temporal window and bin)."""
         families = [f for f in self.plan.families  # (a family averaging sessions borrows a session's data set)
-                    if wildcards.dataset in (f.dataset, f.private_dataset, f.train_dataset) and not f.sessions]
+                    if wildcards.dataset in f.recorded_datasets and not f.sessions]
         if not families:
             raise PlanError(f"no benchmark family uses data set {wildcards.dataset!r}")
         family = families[0]
         if wildcards.timing == "static":
             return list(family.time_window), None
-        if family.temporal_window is None:
+        if family.temporal is None:
             raise PlanError(f"data set {wildcards.dataset!r} has no time-resolved recordings for temporal metrics")
-        return list(family.temporal_window), family.temporal_bin
+        return list(family.temporal.window), family.temporal.bin
 
     def behavioural_datasets(self) -> list[str]:
         """Data sets of human trials (rule prepare_behaviour); not the targets built from a stimulus set."""
@@ -76,11 +76,11 @@ class Recordings:
         order = lambda k: (regions.index(k) if k in regions else len(regions), k)
         return {k: value[k] for k in sorted(value, key=order)}
 
-    # ---- train/test files joined into one data set (Family.train_test_files; workflow/rules/train_test.smk)
+    # ---- train/test files joined into one data set (Family.train_test.files; workflow/rules/train_test.smk)
 
     @functools.cached_property
     def joined_families(self) -> list:
-        return [f for f in self.plan.families if f.train_test_files]
+        return [f for f in self.plan.families if f.train_test and f.train_test.files]
 
     def joined_datasets(self) -> list[str]:
         return sorted({f.dataset for f in self.joined_families})
@@ -95,11 +95,11 @@ class Recordings:
     def joined_assembly_parts(self, wildcards) -> dict:
         """{split: fetched assembly file} of a joined data set, in the family's order (train, test)."""
         return {split: f"resources/assemblies/{dataset}.nc"
-                for split, dataset in self.joined_family(wildcards.dataset).train_test_files}
+                for split, dataset in self.joined_family(wildcards.dataset).train_test.files}
 
     def joined_stimuli_parts(self, wildcards) -> dict:
         """{split: fetched stimulus folder} of a joined stimulus set: each part's recordings' stimuli."""
         family = self.joined_family(stimulus_set=wildcards.stimulus_set)
         catalog = self.plan.sources.catalog
         return {split: f"resources/stimuli/{catalog.assembly(dataset).stimulus_set}"
-                for split, dataset in family.train_test_files}
+                for split, dataset in family.train_test.files}

@@ -50,7 +50,7 @@ class Scores:
         family on its train data set, scored on the test one (train_test.smk)."""
         b = self.plan.benchmark(wildcards.benchmark)
         layer = f"results/{wildcards.model}/{wildcards.benchmark}/layers/{wildcards.layer}"
-        if b.family.train_dataset:
+        if b.family.train_test and b.family.train_test.dataset:
             return [f"{layer}/train_test.json"]
         return [f"{layer}/fold{fold}.json" for fold in range(b.n_folds)]
 
@@ -96,7 +96,7 @@ class Scores:
         settings it read, with the fetched files' names and sha1s."""
         family = benchmark.family
         return {"dataset": family.dataset, "access": benchmark.access, "stimulus_set": family.stimulus_set,
-                **({"fitting_stimulus_set": family.fitting_stimulus_set} if family.fitting_stimulus_set else {}),
+                **({"fitting_stimulus_set": family.readout.stimulus_set} if family.readout else {}),
                 "visual_degrees": benchmark.visual_degrees, "settings": benchmark.recorded_settings,
                 "files": self.plan.sources.data_files(benchmark)}
 

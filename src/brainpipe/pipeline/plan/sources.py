@@ -54,9 +54,10 @@ class DataSources:
                 continue
             if family.source != "brainio":
                 continue
-            if family.train_test_files:  # train and test files joined into one data set (train_test.smk): the parts are fetched
-                grid_data |= {f"resources/assemblies/{d}.nc" for _, d in family.train_test_files}
-                grid_data |= {f"resources/stimuli/{catalog.assembly(d).stimulus_set}" for _, d in family.train_test_files}
+            joined = family.train_test.files if family.train_test else ()
+            if joined:  # train and test files joined into one data set (train_test.smk): the parts are fetched
+                grid_data |= {f"resources/assemblies/{d}.nc" for _, d in joined}
+                grid_data |= {f"resources/stimuli/{catalog.assembly(d).stimulus_set}" for _, d in joined}
                 continue
             if family.properties:  # a property table (properties.smk) and every stimulus set it is mapped on
                 grid_data |= {f"resources/properties/{m.dataset}" + ".nc" for m in family.properties}
@@ -70,11 +71,11 @@ class DataSources:
                 raise PlanError(f"data set {family.dataset!r}: benchmark family shows stimulus set "
                                 f"{family.stimulus_set!r}, the catalog's recordings refer to {entry.stimulus_set!r}")
             grid_data |= {f"resources/stimuli/{family.stimulus_set}", f"resources/assemblies/{family.dataset}.nc"}
-            if family.fitting_stimulus_set:  # a behavioural readout's fitting images
-                grid_data.add(f"resources/stimuli/{family.fitting_stimulus_set}")
-            if family.train_dataset:  # a train/test family's train recordings and stimuli
-                grid_data |= {f"resources/stimuli/{family.train_stimulus_set}",
-                              f"resources/assemblies/{family.train_dataset}.nc"}
+            if family.readout:  # a behavioural readout's fitting images
+                grid_data.add(f"resources/stimuli/{family.readout.stimulus_set}")
+            if family.train_test and family.train_test.dataset:  # a train/test family's train recordings and stimuli
+                grid_data |= {f"resources/stimuli/{family.train_test.stimulus_set}",
+                              f"resources/assemblies/{family.train_test.dataset}.nc"}
         return grid_data
 
     def stimulus_files(self, wildcards) -> tuple:
@@ -107,18 +108,19 @@ class DataSources:
         if family.sessions:  # averaged over sessions (Family.sessions): every session's files
             return {name: sha1 for s in family.sessions
                     for name, sha1 in self.data_files(self.plan.benchmark(s)).items()}
-        if family.train_test_files:  # joined train/test files: each part's recordings and stimuli
+        if family.train_test and family.train_test.files:  # joined train/test files: each part's recordings and stimuli
             remotes = []
-            for _, dataset in family.train_test_files:
+            for _, dataset in family.train_test.files:
                 entry = catalog.assembly(dataset)
                 remotes += [entry.file, catalog.stimulus_set(entry.stimulus_set).csv,
                             catalog.stimulus_set(entry.stimulus_set).zip]
             return {remote.name: remote.sha1 for remote in remotes}
         assembly = catalog.assembly(family.dataset)
         remotes = list(assembly.all_files)  # a data set read from several files lists them all (Zerbe2026)
-        if family.train_dataset:  # a train/test family's train recordings
-            remotes += list(catalog.assembly(family.train_dataset).all_files)
-        for stimulus_set in sorted(family.stimulus_sets - {family.private_stimulus_set} | {family.stimulus_set}):
+        if family.train_test and family.train_test.dataset:  # a train/test family's train recordings
+            remotes += list(catalog.assembly(family.train_test.dataset).all_files)
+        private = {family.private.stimulus_set} if family.private else {None}
+        for stimulus_set in sorted(family.stimulus_sets - private | {family.stimulus_set}):
             if family.properties and stimulus_set not in catalog.stimulus_sets:
                 continue  # a declared properties family mapping units on the demo's generated gratings
             stimuli = catalog.stimulus_set(stimulus_set)

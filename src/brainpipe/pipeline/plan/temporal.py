@@ -65,8 +65,8 @@ class Temporal:
         (Brain-Score: start_recording(region, time_bins))."""
         family = benchmark.family
         if benchmark.kind in ("temporal", "ost"):
-            start, end = family.temporal_window
-            return [(t, t + family.temporal_bin) for t in range(int(start), int(end), int(family.temporal_bin))]
+            (start, end), width = family.temporal.window, family.temporal.bin
+            return [(t, t + width) for t in range(int(start), int(end), int(width))]
         return [tuple(family.time_window)]
 
     def benchmark_bins(self, wildcards) -> list[list]:

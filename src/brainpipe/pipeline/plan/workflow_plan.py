@@ -76,8 +76,8 @@ class WorkflowPlan:
         """The (first) family whose recordings are ``dataset``: its public, private or train data set, or a train or
         test file of a joined data set (Allen2022); not a family averaging sessions (Family.sessions), which borrows
         its first session's."""
-        families = [f for f in self.families if (dataset in (f.dataset, f.private_dataset, f.train_dataset)
-                    or dataset in dict(f.train_test_files).values()) and not f.sessions]
+        families = [f for f in self.families if (dataset in f.recorded_datasets
+                    or f.train_test and dataset in dict(f.train_test.files).values()) and not f.sessions]
         if not families:
             raise PlanError(f"no benchmark family uses data set {dataset!r}")
         return families[0]
