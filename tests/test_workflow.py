@@ -31,7 +31,7 @@ def test_grid_scores(workdir):
         assert 0 < score["ceiling"] < 1
         assert score["score"] == pytest.approx(score["raw"] ** 2 / score["ceiling"])
         assert score["versions"]["torch"].startswith("2.13")
-        assert score["data"]["split"] == "all"  # SyntheticShapes has no public/private parts
+        assert score["data"]["access"] == "all"  # SyntheticShapes has no public/private parts
     placed = list((workdir / "results" / "stimuli_on_screen").iterdir())
     assert [p.name for p in placed] == ["SyntheticShapes--target8.00--source10.00"]
     layers = sorted(p.name for p in (workdir / "results/activations/alexnet_untrained" / placed[0].name).glob("*.nc"))
