@@ -440,8 +440,8 @@ def stale_scores(headlines, expected):
 
 def expected_scores(rules, models, benchmarks):
     """(model, benchmark) -> :func:`expected_headline` of what the workflow would write now into
-    results/<model>/<benchmark>.json: the parameters of the rule that writes it (``rules``: the workflow's; the
-    score rule, or one a ruleorder puts before it, score_behaviour or score_ost) for those wildcards. A cell whose
+    results/<model>/<benchmark>.json: the parameters of the rule that writes it (``rules``: the workflow's; score,
+    score_behaviour or score_ost, whose wildcard constraints are disjoint) for those wildcards. A cell whose
     parameters cannot be computed (its model or benchmark entry may be what failed) is left out: not checked."""
     from types import SimpleNamespace
 
@@ -454,7 +454,7 @@ def expected_scores(rules, models, benchmarks):
             path = f"results/{model}/{benchmark}.json"
             if any(rule.is_producer(path) for rule in empty):
                 continue
-            producers = sorted((rule for rule in scoring if rule.is_producer(path)), key=lambda r: r.name == "score")
+            producers = [rule for rule in scoring if rule.is_producer(path)]
             if not producers:
                 continue
             wildcards = SimpleNamespace(model=model, benchmark=benchmark)
