@@ -105,7 +105,10 @@ localrules:
     fetch_stimuli,
     fetch_assembly,
     fetch_properties,
+    fetch_thresholds,
+    fetch_ost_assembly,
     empty_cell,
+    temporal_plot,
 
 
 rule all:
