@@ -298,6 +298,10 @@ def test_failing_job_is_reported_with_its_log(slurm_cluster, tmp_path_factory):
     assert rc != 0, f"the run with device=cuda succeeded; it must fail in activations:\n{_tail(output)}"
     jobs = submitted_jobs(output, workdir)
     failed = dict(re.findall(r"SLURM-job '(\d+)' failed, SLURM status is: '([A-Z_]+)'", output))
+    # a group job (the extraction is in `features` under profiles/slurm) is reported as "Error in group <name>" with
+    # its SLURM log, not with the line above: its id is the submitted job whose log that is
+    failed_logs = re.findall(r"message: Error in group \w+\n\s+log: (\S+)", output)
+    failed |= {job: "FAILED" for job, log in jobs.items() if str(log) in failed_logs}
     assert failed, f"snakemake reported no failed SLURM job:\n{_tail(output, 120)}"
     assert set(failed) <= set(jobs), f"failed ids {sorted(failed)} not among submitted {sorted(jobs)}"
     assert "Error in rule activations" in output, _tail(output, 120)
