@@ -273,10 +273,14 @@ def test_model_named_like_a_results_folder_is_refused(name):
 
 
 def test_reserved_names_match_the_model_wildcard_constraint():
-    common = (ROOT / "workflow" / "rules" / "common.smk").read_text()
-    constraint = re.search(r'model="\(\?!\(\?:([^)]*)\)/\)', common)
-    assert constraint, "model wildcard constraint not found in workflow/rules/common.smk"
-    assert set(constraint.group(1).split("|")) == set(RESULT_FOLDERS)
+    """The config check's reserved model names are the folders the model wildcard (plan/patterns.py MODEL, which
+    common.smk's wildcard_constraints use) refuses to read as a model."""
+    from brainpipe.pipeline.plan import patterns
+
+    assert "model=PLAN.patterns.model," in (ROOT / "workflow" / "rules" / "common.smk").read_text()
+    assert set(patterns.RESULT_FOLDERS) == set(RESULT_FOLDERS)
+    for folder in RESULT_FOLDERS:
+        assert not re.fullmatch(patterns.MODEL + "/x", f"{folder}/x") and re.fullmatch(patterns.MODEL, folder)
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path):
