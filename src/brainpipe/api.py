@@ -394,7 +394,7 @@ def _session_token(model) -> bytes:
 
 def _targets(name, benchmark, config):
     """(activations folder, stimulus folder, layers) of the activations job the score of ``name`` needs: as
-    workflow/rules/common.smk's activations_dir, stimuli_folder and model_layers compute them."""
+    the workflow plan (src/brainpipe/pipeline/plan: activations, stimuli folders, layers) computes them."""
     from .data import screen
     from .benchmarks.base import configured_access
     from .pipeline.model_layers import layers_for_sweep

@@ -265,7 +265,7 @@ def sweep_plot(model, group):
 
 def condition_datasets(loaded):
     """data set -> its benchmarks scored per condition (``PER_CONDITION_METRICS``), from loaded Benchmark objects
-    (the workflow's ``get_benchmark``): one per-condition figure per data set. Threshold benchmarks
+    (the workflow plan's ``WorkflowPlan.benchmark``): one per-condition figure per data set. Threshold benchmarks
     (``THRESHOLD_METRICS``: Malania2007) go into one figure per parent (figures.plot_thresholds), and so do the
     benchmarks of :func:`table_benchmark` (Scialom2024's accuracy per degradation level, Baker2022's whole vs
     disrupted accuracy: figures.plot_accuracy_levels, figures.plot_accuracy_delta)."""
