@@ -44,6 +44,8 @@ def rule_blocks():
                     break
                 body.append(following)
             blocks[header.group(2)] = "\n".join(body)
+        for base, derived in re.findall(r"^use rule (\w+) as (\w+) with:", "\n".join(lines), flags=re.M):
+            blocks[derived] = blocks[base]  # `use rule score as score_ost with:` runs score's script
     return blocks
 
 

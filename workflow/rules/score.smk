@@ -67,7 +67,7 @@ rule score:
         benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
     wildcard_constraints:
         model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell
-        # behavioural benchmarks: score_behaviour (behaviour.smk); object solution times: score_ost (temporal.smk)
+        # behavioural benchmarks: score_behaviour (behaviour.smk); object solution times: score_ost (below)
         benchmark=PLAN.patterns.generic_headline_benchmark,
     conda:
         "../envs/brainpipe.yaml"
@@ -77,6 +77,15 @@ rule score:
         "logs/score/{model}/{benchmark}.log",
     script:
         "../scripts/score.py"
+
+
+# The headline of an object-solution-time benchmark (Kar2019-ost): the score rule's, with the OST data's description
+use rule score as score_ost with:
+    params:
+        data=lambda wildcards: PLAN.scores.ost_data(PLAN.benchmark(wildcards.benchmark)),
+    wildcard_constraints:
+        model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell
+        benchmark=PLAN.patterns.ost_benchmark,
 
 
 rule summary:

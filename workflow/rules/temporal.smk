@@ -207,28 +207,6 @@ rule score_layer_ost:
 
 
 
-rule score_ost:
-    input:
-        layers=PLAN.scores.layer_scores,
-    output:
-        "results/{model}/{benchmark}.json",
-    params:
-        code=stage_code("score_ost"),
-        committed=lambda wildcards: PLAN.scores.committed_layer(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
-        model_spec=lambda wildcards: PLAN.scores.model_spec(wildcards.model, PLAN.benchmark(wildcards.benchmark)),
-        data=lambda wildcards: PLAN.scores.ost_data(PLAN.benchmark(wildcards.benchmark)),
-        benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.benchmark).metadata(),
-    wildcard_constraints:
-        model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell (score.smk)
-        benchmark=PLAN.patterns.ost_benchmark,
-    conda:
-        "../envs/brainpipe.yaml"
-    log:
-        "logs/score/{model}/{benchmark}.log",
-    # the score rule's headline: a static model's layers have no OST score, so its best_layer is null
-    script:
-        "../scripts/score.py"
-
 # The offline temporal demo (`make demo`): the recurrent demo network on the simulated object solution times and
 # on the SyntheticShapes IT time course, the static alexnet on OST (NaN with its reason), and their per-bin curves.
 TEMPORAL_DEMO_SCORES = ["results/recurrent_demo/SyntheticShapesOST-ost.json",
