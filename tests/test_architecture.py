@@ -154,6 +154,8 @@ def test_the_readme_maps_every_rule_to_its_script_and_library_module():
         for rule in re.findall(r"^rule (\w+):", text, flags=re.M):
             if re.search(rf"^rule {rule}:(?:(?!^rule ).)*?^\s+script:", text, flags=re.M | re.S):
                 declared[rule] = path.name
+        for _, rule in re.findall(r"^use rule (\w+) as (\w+) with:", text, flags=re.M):  # runs its base's script
+            declared[rule] = path.name
         if re.search(r"^\s+rule:\n\s+name:", text, flags=re.M):  # rules made in a loop: named after their stage
             declared[path.stem] = path.name
     assert set(declared) == set(listed), (f"rules with a script missing from the README table: "
