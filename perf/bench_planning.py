@@ -14,6 +14,9 @@ planned (Snakemake's job count), the empty cells among them, wall seconds, CPU s
 and its children, and the peak resident memory of the largest process (ru_maxrss of the children), with the
 machine's load average before each run. The parse cache (architectures' layer names) is warm after the first run;
 the first size is run twice and the second time reported ("warm"), as at every later `snakemake` start.
+
+A change meant to speed planning up must leave every job as it was: perf/dump_jobs.py writes every planned job (rule,
+wildcards, input, output, params, resources) of the same grids, before and after, and compares the two.
 """
 
 from __future__ import annotations

@@ -56,6 +56,21 @@ def test_the_layers_extracted_for_a_model_on_a_stimulus_set():
     assert plan_with().activations.model_layers("pixels", "SyntheticShapes") == ["pixels"]
 
 
+def test_the_families_of_a_stimulus_set_are_those_a_scan_of_every_family_finds():
+    """model_layers reads the families of a stimulus set from an index built once per plan: the same families, in
+    the registry's order, as a scan of Family.stimulus_sets; and its answer, kept per (model, set), is a copy."""
+    plan = plan_with()
+    index = plan.activations._families_by_stimulus_set
+    every_set = {s for family in plan.families for s in family.stimulus_sets}
+    assert set(index) == every_set
+    for stimulus_set in every_set:
+        assert index[stimulus_set] == [f for f in plan.families if stimulus_set in f.stimulus_sets]
+    layers = plan.activations.model_layers("alexnet_untrained", "SyntheticShapes")
+    layers.append("changed by the caller")
+    assert plan.activations.model_layers("alexnet_untrained", "SyntheticShapes") == [
+        "classifier.5", "features.12", "features.7"]
+
+
 def test_layer_sets_are_planned_in_the_main_process_and_read_back_in_a_cluster_job(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     plan = plan_with(TINY)

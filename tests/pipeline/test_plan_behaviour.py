@@ -43,6 +43,26 @@ def test_an_odd_one_out_task_reads_the_human_triplets_and_its_images_by_row():
                                              "layer": "classifier.5"}
 
 
+def test_the_benchmark_of_a_task_output_is_the_first_candidate_producing_it_for_every_output():
+    """benchmark_of_output indexes the candidates' outputs per model as far as a lookup needs; it must answer what a
+    scan of the candidates in order (the grid's, then every other known benchmark) answers, for every behavioural
+    benchmark's output, whichever output is asked for first."""
+    overlay = {"benchmarks": ["suite:brainscore", "!ImageNet-top1"]}
+    plan = plan_with(overlay)
+    grid = plan.config["benchmarks"]
+    candidates = [i for i in grid + [i for i in plan.registry.identifiers() if i not in grid]
+                  if plan.benchmark(i).kind == "behaviour"]
+    assert len(candidates) > 100  # every behavioural benchmark of the registry, the grid's first
+    for model in plan.config["models"]:
+        scanned = [(plan.behaviour.output(model, plan.benchmark(i)), i) for i in candidates]
+        expected = {output: next(i for o, i in scanned if o == output) for output, _ in scanned}
+        assert len(expected) < len(scanned)  # outputs shared by several benchmarks: the first must win
+        for order in (list(expected), list(reversed(expected))):  # from the first candidate, and from the last
+            fresh = plan_with(overlay).behaviour
+            found = {output: fresh.benchmark_of_output(task_output_wildcards(output)).identifier for output in order}
+            assert found == expected
+
+
 def test_a_task_output_no_benchmark_produces_is_refused():
     with pytest.raises(PlanError, match=r"^no behavioural benchmark produces results/behaviour/pixels/x/y\.nc$"):
         plan_with().behaviour.task_inputs(wildcards(model="pixels", task="x", stimuli="y"))

@@ -156,3 +156,34 @@ def test_alternatives_match_exactly_the_names():
     pattern = alternatives(["a.b", "c"])
     assert re.fullmatch(pattern, "a.b") and re.fullmatch(pattern, "c") and not re.fullmatch(pattern, "axb")
     assert alternatives([]) == NOTHING and not re.fullmatch(NOTHING, "")
+
+
+def test_a_prefix_tree_matches_what_the_longest_first_alternation_matches():
+    """plan.patterns.prefix_tree against the plain alternation it replaces (independent: Python's own alternation),
+    on the suite's identifiers and the catalog's names and on hand-made names that are prefixes of each other: the
+    same strings match, and a capture takes the same (longest) name."""
+    import random
+
+    from brainpipe.data import catalog as data_catalog
+    from brainpipe.pipeline.plan.patterns import NOTHING, _longest_first, alternatives, prefix_tree
+
+    from brainpipe import benchmarks as bench
+
+    registry = bench.builtin()
+    catalog = data_catalog.load_catalog(registry=registry)
+    hand_made = ["a", "ab", "abc", "abd", "b", "a.b", "a-b", "a|b", "x(y)", ""]
+    rng = random.Random(0)
+    drawn = ["".join(rng.choice("ab.") for _ in range(rng.randint(1, 5))) for _ in range(60)]
+    for names in (registry.identifiers(), list(catalog.stimulus_sets), list(catalog.assemblies), hand_made, drawn):
+        plain = re.compile(f"(?P<name>{'|'.join(map(re.escape, _longest_first(names)))})")
+        tree = re.compile(f"(?P<name>{prefix_tree(names)})")
+        probes = set(names) | {n[:k] for n in names for k in range(len(n))} | {n + s for n in names
+                                                                                 for s in ("x", ".", "/", "b")}
+        for probe in probes:
+            expected, got = plain.match(probe), tree.match(probe)
+            assert (expected and expected.group("name")) == (got and got.group("name")), (probe, names[:5])
+            assert bool(plain.fullmatch(probe)) == bool(tree.fullmatch(probe)), probe
+    assert prefix_tree([]) == NOTHING and alternatives([]) == NOTHING
+    # where one name extends another, alternatives keeps the order given (it decides which one a capture takes)
+    assert alternatives(["a", "ab"]) == "a|ab" and alternatives(["ab", "cd"]) == prefix_tree(["ab", "cd"])
+    assert len(prefix_tree(registry.identifiers())) < len("|".join(registry.identifiers())) * 0.6

@@ -34,7 +34,7 @@ rule fetch_stimuli:
         files=lambda wildcards: {remote.name: remote.sha1 for remote in PLAN.sources.stimulus_files(wildcards)},
         on_disk=lambda wildcards: PLAN.sources.on_disk_sha1(PLAN.sources.stimulus_files(wildcards)),
     wildcard_constraints:
-        stimulus_set="|".join(map(re.escape, CATALOG.stimulus_sets)),
+        stimulus_set=alternatives(CATALOG.stimulus_sets),
     resources:
         downloads=1,
         runtime=60,

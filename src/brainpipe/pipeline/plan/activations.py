@@ -4,6 +4,7 @@ layers extracted per model × stimulus folder, and the rules that write several 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import namedtuple
@@ -25,6 +26,7 @@ ActivationsRule = namedtuple("ActivationsRule", "name input output folder log be
 class Activations:
     def __init__(self, plan):
         self.plan = plan
+        self._model_layers: dict[tuple, list[str]] = {}  # model_layers' answers
 
     def stimuli_key(self, model_name: str, benchmark, stimulus_set: str | None = None) -> str:
         """The stimulus folder a model sees: the original set when degrees agree (Brain-Score makes no copy)."""
@@ -67,17 +69,33 @@ class Activations:
         """Every layer extracted for a model on one stimulus set: its committed layers for the regions of the
         benchmark families that use that set, plus sweep layers. Independent of the grid, so adding a benchmark
         never re-extracts activations."""
+        # asked for each folder of the grid (and by each layer-set plan): the config and registry are fixed for the
+        # plan's life, so once per (model, stimulus set); a copy, since callers may extend the list
+        key = (model_name, stimulus_set)
+        if key not in self._model_layers:
+            self._model_layers[key] = self._layers_of(model_name, stimulus_set)
+        return list(self._model_layers[key])
+
+    @functools.cached_property
+    def _families_by_stimulus_set(self) -> dict[str, list]:
+        """{stimulus set: the families that use it (Family.stimulus_sets)}, in the registry's order."""
+        by_set = {}
+        for family in self.plan.families:
+            for stimulus_set in family.stimulus_sets:
+                by_set.setdefault(stimulus_set, []).append(family)
+        return by_set
+
+    def _layers_of(self, model_name: str, stimulus_set: str) -> list[str]:
         spec = self.plan.model(model_name)
-        families = self.plan.families
+        families = self._families_by_stimulus_set.get(stimulus_set, [])
         # (a recorded region a model does not name is read from the layer of the model region the family maps it to)
-        regions = {dict(f.model_regions).get(r, r) for f in families if stimulus_set in f.stimulus_sets
-                   for r in f.regions}
+        regions = {dict(f.model_regions).get(r, r) for f in families for r in f.regions}
         layers = [spec["layers"][r] for r in sorted(regions) if r in spec["layers"]]
         for region in sorted(regions):
             layers += layers_for_sweep(spec, region)
         # behaviour: the readout (or logits) layer of every task a behavioural family runs on this set (test or
         # fitting)
-        tasks = {b.task for f in families if f.behaviours and stimulus_set in f.stimulus_sets for b in f.behaviours}
+        tasks = {b.task for f in families if f.behaviours for b in f.behaviours}
         for task in sorted(tasks):
             try:
                 layers.append(behaviour_layer(spec, task, ".", model_name))

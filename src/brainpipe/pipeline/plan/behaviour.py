@@ -5,6 +5,8 @@ set's own columns) and the ceiling."""
 
 from __future__ import annotations
 
+import functools
+
 from brainpipe import benchmarks as bench
 from brainpipe.behaviour.ceiled import declared_ceiling
 from brainpipe.behaviour.stages import task_key, task_spec
@@ -16,13 +18,22 @@ from .errors import PlanError
 class Behaviour:
     def __init__(self, plan):
         self.plan = plan
+        # benchmark_of_output's index, per model: {task output: benchmark} and how many candidates it covers
+        self._outputs: dict[str, dict] = {}
+        self._scanned: dict[str, int] = {}
+        self._layers: dict[tuple, str] = {}  # layer_of's answers, per (model, task)
 
     def layer_of(self, model_name: str, benchmark) -> str:
         """The model's layer a behavioural benchmark's task reads (its readout or logits layer)."""
-        try:
-            return behaviour_layer(self.plan.model(model_name), benchmark.behaviour.task, ".", model_name)
-        except ConfigError as error:
-            raise PlanError(f"{benchmark.identifier}: {error}") from None
+        task = benchmark.behaviour.task
+        # asked by every task, fold and score job of a behavioural benchmark: once per model and task (each time
+        # it reads the architecture's layer names from the parse cache); an error is not kept, it names the benchmark
+        if (model_name, task) not in self._layers:
+            try:
+                self._layers[(model_name, task)] = behaviour_layer(self.plan.model(model_name), task, ".", model_name)
+            except ConfigError as error:
+                raise PlanError(f"{benchmark.identifier}: {error}") from None
+        return self._layers[(model_name, task)]
 
     def fitting_key(self, model_name: str, benchmark) -> str | None:
         """The other stimuli a task reads, as the model saw them: the fitting stimuli of a probabilities readout, or
@@ -43,20 +54,40 @@ class Behaviour:
     def benchmark_of_output(self, wildcards):
         """A benchmark (the grid's first, else any known) whose task output is the file of ``wildcards`` (model,
         task, stimuli); its definition fixes the task's inputs."""
+        model = wildcards.model
+        wanted = f"results/behaviour/{model}/{wildcards.task}/{wildcards.stimuli}.nc"
+        # Asked twice per task job (its input and its params): scanning every behavioural benchmark's output each
+        # time made planning a grid of all of Brain-Score's benchmarks quadratic-ish (3 s of a 3-model grid). The
+        # candidates' outputs are indexed per model instead, in candidate order and only as far as a lookup needs:
+        # the first candidate with an output wins, as in a scan, and a candidate that raises does so at the same
+        # lookup (the position only advances past a candidate once its output is known).
+        outputs = self._outputs.setdefault(model, {})
+        candidates = self._behavioural_candidates
+        while wanted not in outputs and self._scanned.get(model, 0) < len(candidates):
+            position = self._scanned.get(model, 0)
+            b = self.plan.benchmark(candidates[position])
+            outputs.setdefault(self.output(model, b), b)
+            self._scanned[model] = position + 1
+        if wanted in outputs:
+            return outputs[wanted]
+        raise PlanError(f"no behavioural benchmark produces {wanted}")
+
+    @functools.cached_property
+    def _behavioural_candidates(self) -> list[str]:
+        """The identifiers :meth:`benchmark_of_output` tries, in order: the grid's, then every other known one; only
+        those of a behavioural family."""
         plan = self.plan
-        wanted = f"results/behaviour/{wildcards.model}/{wildcards.task}/{wildcards.stimuli}.nc"
         grid = plan.config["benchmarks"]
-        candidates = list(grid) + [i for i in plan.registry.identifiers() if i not in grid]
+        in_grid = set(grid)
+        candidates = list(grid) + [i for i in plan.registry.identifiers() if i not in in_grid]
         verbatim_ids = bench.base.verbatim_identifiers(plan.registry.families)
+        behavioural = []
         for identifier in candidates:
             verbatim = verbatim_ids.get(identifier)
             family = plan.registry.families.get(verbatim[0] if verbatim else identifier.split("-", 1)[0])
-            if family is None or not family.behaviours:
-                continue
-            b = plan.benchmark(identifier)
-            if self.output(wildcards.model, b) == wanted:
-                return b
-        raise PlanError(f"no behavioural benchmark produces {wanted}")
+            if family is not None and family.behaviours:
+                behavioural.append(identifier)
+        return behavioural
 
     def task_inputs(self, wildcards) -> dict:
         """The task reads one layer (its readout or logits) of the activations: only that file is an input, so

@@ -36,6 +36,12 @@ class WorkflowPlan:
         self.registry = registry
         # asked for by every job's input and params functions (2,400 times for 44 benchmarks); a parse has one config
         self.benchmark = functools.cache(self._benchmark)
+        # asked by the params of every preparation job of a data set (811 times for 3 models × Brain-Score), each
+        # a scan of every family
+        self.dataset_family = functools.cache(self._dataset_family)
+        # {(family origin, fingerprint): definition_code}: the stage code reads the family module's files, and
+        # every job of a benchmark asks for it (definition)
+        self._definition_codes: dict[tuple, str] = {}
         self.sources = DataSources(self)
         self.recordings = Recordings(self)
         self.activations = Activations(self)
@@ -72,7 +78,7 @@ class WorkflowPlan:
             raise PlanError(f"model {name!r} is not in config model_zoo; known: {sorted(zoo)}")
         return zoo[name]
 
-    def dataset_family(self, dataset: str):
+    def _dataset_family(self, dataset: str):
         """The (first) family whose recordings are ``dataset``: its public, private or train data set, or a train or
         test file of a joined data set (Allen2022); not a family averaging sessions (Family.sessions), which borrows
         its first session's."""
@@ -88,7 +94,10 @@ class WorkflowPlan:
         (``family:<module>`` in pipeline/stage_code.json: moving or rewording the module reruns nothing); a config
         entry's or plugin file's is the hash of its text (Family.fingerprint)."""
         b = self.benchmark(wildcards.benchmark)
-        return {"family": definition_code(b.family), "version": b.version, "ceiling": b.family.ceiling}
+        key = (b.family.origin, b.family.fingerprint)
+        if key not in self._definition_codes:
+            self._definition_codes[key] = definition_code(b.family)
+        return {"family": self._definition_codes[key], "version": b.version, "ceiling": b.family.ceiling}
 
     def sessions_of(self, identifier: str) -> list[str]:
         """The session benchmarks a combined benchmark averages (Family.sessions), in the family's order."""
