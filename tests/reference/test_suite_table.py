@@ -101,13 +101,20 @@ def test_make_reference_venv_installs_cpu_torch_first_and_no_plugin_requirements
     assert ".venv-reference/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
-@pytest.mark.slow
-def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(tmp_path):
-    """The documented store command, then brainpipe's side of the table for SAMPLE, against the committed rows."""
-    store = tmp_path / "store"
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory):
+    """The documented store command (docs/validation.md), once for this module's slow tests."""
+    store = tmp_path_factory.mktemp("suite") / "store"
     written = subprocess.run([sys.executable, str(ROOT / "tests" / "reference" / "suite_store.py"), "--scale",
                               "small", "--out", str(store)], capture_output=True, text=True, timeout=1800)
     assert written.returncode == 0, written.stderr[-3000:]
+    return store
+
+
+@pytest.mark.slow
+def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(small_store, tmp_path):
+    """The documented store command, then brainpipe's side of the table for SAMPLE, against the committed rows."""
+    store = small_store
     manifest = json.loads((store / "manifest.json").read_text())
     assert len(manifest["identifiers"]) + len(set(manifest["unwritable"]) - set(manifest["identifiers"])) == 291
     committed = suite_table.read_table()
@@ -127,3 +134,44 @@ def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(tmp_path):
                 assert now is None, (identifier, key)
             else:
                 assert now == pytest.approx(then, abs=TOLERANCE, nan_ok=True), (identifier, key, now, then)
+
+
+#: The whole-suite grid's sample (perf/bench_suite.py): a neural PLS benchmark, a label task (no logits: pixels'
+#: cell is empty), the OST benchmark (static models' cells are empty, the temporal model's is scored) and a V1
+#: properties benchmark (recurrent_demo commits no V1 layer: its cell is empty).
+GRID_SAMPLE = ("MajajHong2015public.IT-pls", "Geirhos2021colour-top1", "Kar2019-ost",
+               "Marques2020_Ringach2002-or_bandwidth")
+
+
+@pytest.mark.slow
+def test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_or_a_reason(small_store, tmp_path):
+    """perf/bench_suite.py as documented (docs/performance.md): the whole selector plans for the three models of the
+    issue's grid, and a sample runs to the end with every cell scored or empty with its reason."""
+    script = str(ROOT / "perf" / "bench_suite.py")
+    planned = subprocess.run([sys.executable, script, "--store", str(small_store), "--work", str(tmp_path / "plan"),
+                              "--benchmarks", "suite:brainscore", "!family:Zerbe2026_fmri_persubject", "--dry-run"],
+                             capture_output=True, text=True, timeout=900)
+    assert planned.returncode == 0, planned.stdout[-3000:] + planned.stderr[-3000:]
+    jobs = dict((name, int(count)) for name, count in
+                (line.split() for line in planned.stdout.splitlines() if len(line.split()) == 2
+                 and line.split()[1].isdigit()))
+    assert jobs["total"] > 3000 and jobs["empty_cell"] > 100, jobs  # 3 models × 283 benchmarks
+    figures = tmp_path / "figures.json"
+    ran = subprocess.run([sys.executable, script, "--store", str(small_store), "--work", str(tmp_path / "run"),
+                          "--benchmarks", *GRID_SAMPLE, "--json", str(figures)], capture_output=True, text=True,
+                         timeout=1500)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    result = json.loads(figures.read_text())
+    assert (result["cells"], result["missing"], result["snakemake_exit"]) == (12, 0, 0)
+    assert result["scored"] + result["empty"] == 12 and result["empty"] >= 4
+    cell = lambda model, identifier: json.loads((tmp_path / "run" / "results" / model / f"{identifier}.json")
+                                                .read_text())
+    assert cell("pixels", "Geirhos2021colour-top1")["score"] is None
+    assert "logits" in cell("pixels", "Geirhos2021colour-top1")["reason"]
+    assert cell("recurrent_demo", "Kar2019-ost")["score"] is not None
+    assert cell("alexnet_untrained", "Kar2019-ost")["score"] is None
+    assert cell("recurrent_demo", "Marques2020_Ringach2002-or_bandwidth")["score"] is None
+    for identifier in ("MajajHong2015public.IT-pls", "Marques2020_Ringach2002-or_bandwidth"):
+        assert 0 < cell("alexnet_untrained", identifier)["score"] <= 1
+    assert result["disk_mb"] > 0 and result["peak_process_tree_mb"] >= result["peak_largest_process_mb"] > 0
+    assert "MajajHong2015public" in result["families"]

@@ -1,0 +1,229 @@
+"""The whole Brain-Score suite as one grid, cold, on a suite store: does every cell end scored or empty with a
+reason, and what does the run cost (wall, CPU, peak memory of the largest process and of the whole process tree,
+disk, jobs), family by family.
+
+    .venv/bin/python tests/reference/suite_store.py --scale small --out STORE          # once (≈ 10 min, ≈ 4 GB)
+    .venv/bin/python perf/bench_suite.py --store STORE                                  # the issue's grid
+    .venv/bin/python perf/bench_suite.py --store STORE --models pixels --benchmarks 'family:Rajalingham2020'
+
+One fresh working folder (``--work``, default a temporary one), the repository's config/config.yaml plus an
+overlay: ``models`` (default ``pixels``, ``alexnet_untrained`` and the temporal ``recurrent_demo``), ``benchmarks``
+(default the selector ``suite:brainscore``, all 291 identifiers of Brain-Score 2.4.2) and ``data``: the store served
+over HTTP on 127.0.0.1 as ``data.base_url`` with its ``checksums.json`` as ``data.checksums_override``, and the
+store's files that the catalog does not fetch from ``data.base_url`` (full URLs of their own, files the user
+supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` builds every cell, then:
+
+* every cell of the grid is read back: *scored* (a number), *empty* (``score: null`` with its ``reason``) or
+  *missing* (no file: a job failed; the run's log names it) — the script exits 1 if any cell is missing;
+* the run's cost: wall seconds, CPU seconds of Snakemake and its jobs, the peak resident memory of the largest
+  process (ru_maxrss of the children) and of the whole process tree (summed RSS, sampled every 0.5 s), the disk
+  the folder holds (results, caches, logs; the store itself not counted), the jobs run (per rule);
+* per family: jobs and the seconds of its model-specific jobs (Snakemake's timing TSVs under logs/timing/, each job
+  counted once under the family whose identifier or stimulus set its path names; shared jobs such as a stimulus
+  set's activations used by several families count under the first one), so the slow families are visible.
+
+With ``--json FILE`` the figures are also written as JSON. Timings depend on the machine's load: the load average is
+printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+for _path in (REPO / "tests", REPO / "tests" / "reference"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+DEFAULT_MODELS = ("pixels", "alexnet_untrained", "recurrent_demo")
+
+
+def overlay(store: Path, base_url: str, models, benchmarks, work: Path) -> dict:
+    from suite_table import local_files  # the store's files that are not fetched from data.base_url
+
+    return {"models": list(models), "benchmarks": list(benchmarks),
+            "data": {"base_url": base_url, "cache_dir": str(work / "cache"), "local_files": local_files(store),
+                     "checksums_override": str(store / "checksums.json")}}
+
+
+class TreeMemory(threading.Thread):
+    """Samples the summed resident memory of a process and all its descendants; ``peak`` in bytes."""
+
+    def __init__(self, pid: int, interval: float = 0.5):
+        super().__init__(daemon=True)
+        self.pid, self.interval, self.peak = pid, interval, 0
+        self.done = threading.Event()
+
+    def run(self):
+        import psutil
+
+        try:
+            root = psutil.Process(self.pid)
+        except psutil.NoSuchProcess:
+            return
+        while not self.done.is_set():
+            total = 0
+            try:
+                for process in [root, *root.children(recursive=True)]:
+                    try:
+                        total += process.memory_info().rss
+                    except psutil.Error:
+                        pass
+            except psutil.Error:
+                break
+            self.peak = max(self.peak, total)
+            self.done.wait(self.interval)
+
+
+def disk_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def read_cells(work: Path, models, identifiers) -> dict:
+    """(model, identifier) -> ('scored', score) | ('empty', reason) | ('missing', None)."""
+    cells = {}
+    for model in models:
+        for identifier in identifiers:
+            path = work / "results" / model / f"{identifier}.json"
+            if not path.is_file():
+                cells[model, identifier] = ("missing", None)
+                continue
+            result = json.loads(path.read_text())
+            if result.get("score") is None:
+                cells[model, identifier] = ("empty", result.get("reason") or "(no reason given)")
+            else:
+                cells[model, identifier] = ("scored", result["score"])
+    return cells
+
+
+def family_seconds(work: Path, identifiers) -> dict:
+    """family -> [jobs, seconds] from logs/timing/<rule>/... TSVs (Snakemake's ``benchmark:`` files)."""
+    from brainpipe import benchmarks
+
+    family_of = {i: benchmarks.parse(i).family_name for i in identifiers}
+    names = sorted(family_of, key=len, reverse=True)  # the longest identifier a path names wins
+    stimulus_family = {}
+    for identifier in identifiers:
+        for stimuli in benchmarks.parse(identifier).family.stimulus_sets:
+            stimulus_family.setdefault(stimuli, family_of[identifier])
+    stimulus_names = sorted(stimulus_family, key=len, reverse=True)
+    totals = collections.defaultdict(lambda: [0, 0.0])
+    for tsv in (work / "logs" / "timing").rglob("*.tsv"):
+        relative = str(tsv.relative_to(work / "logs" / "timing"))
+        family = next((family_of[i] for i in names if f"/{i}/" in f"/{relative}" or f"/{i}." in f"/{relative}"),
+                      None)
+        if family is None:
+            family = next((stimulus_family[s] for s in stimulus_names if s in relative), "(shared)")
+        with tsv.open() as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        if rows:
+            totals[family][0] += 1
+            totals[family][1] += float(rows[-1]["s"])
+    return dict(totals)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", required=True, type=Path, help="a folder tests/reference/suite_store.py wrote")
+    parser.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
+    parser.add_argument("--benchmarks", nargs="+", default=["suite:brainscore"], help="config benchmarks selectors")
+    parser.add_argument("--work", type=Path, help="the working folder (kept; default: a new temporary folder)")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--dry-run", action="store_true", help="plan only (snakemake -n) and print the job counts")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    from brainio_fixtures import local_http_server
+    from brainpipe import benchmarks
+    from brainpipe.pipeline.benchmark_selectors import expand
+
+    store = args.store.resolve()
+    if not (store / "manifest.json").is_file():
+        raise SystemExit(f"{store}: no manifest.json; write a store with tests/reference/suite_store.py first")
+    identifiers = expand(args.benchmarks, benchmarks.builtin())
+    work = (args.work or Path(tempfile.mkdtemp(prefix="bench-suite-"))).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        os.environ.pop(name, None)
+    env = {**os.environ, "no_proxy": "127.0.0.1,localhost"}
+    env.pop("SNAKEMAKE_PROFILE", None)
+    env.pop("BRAINPIPE_DATA_URL", None)
+    print(f"{len(args.models)} model(s) × {len(identifiers)} benchmark(s) ({' '.join(args.benchmarks)}) in {work}; "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    with local_http_server(store) as server:
+        config = work / "suite.yaml"
+        config.write_text(yaml.safe_dump(overlay(store, server.url, args.models, args.benchmarks, work)))
+        command = [SNAKEMAKE, "--cores", str(args.cores), "--keep-going", "-s", str(REPO / "Snakefile"),
+                   "--directory", str(work), "--configfile", str(REPO / "config" / "config.yaml"), str(config)]
+        if args.dry_run:
+            command += ["-n", "--quiet", "rules"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        with (work / "snakemake.log").open("w") as log:
+            process = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+            tree = TreeMemory(process.pid)
+            tree.start()
+            returncode = process.wait()
+            tree.done.set()
+            tree.join()
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    text = (work / "snakemake.log").read_text()
+    if args.dry_run:  # Snakemake's job table: a line per rule with its job count, then the total
+        counts = re.findall(r"^(\w+)\s+(\d+)$", text, flags=re.M)
+        print("\n".join(f"{rule} {count}" for rule, count in counts) if returncode == 0 else text[-4000:])
+        print(f"planned in {wall:.1f} s wall, {(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime):.1f}"
+              f" s CPU, {after.ru_maxrss / 1024:.0f} MB; snakemake exit {returncode}")
+        return returncode
+    jobs = collections.Counter(re.findall(r"^rule (\w+):$", text, flags=re.M)
+                               + re.findall(r"^localrule (\w+):$", text, flags=re.M))
+    cells = read_cells(work, args.models, identifiers)
+    kinds = collections.Counter(kind for kind, _ in cells.values())
+    figures = {
+        "models": args.models, "benchmarks": len(identifiers), "cells": len(cells), "scored": kinds["scored"],
+        "empty": kinds["empty"], "missing": kinds["missing"], "snakemake_exit": returncode,
+        "wall_s": round(wall, 1),
+        "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
+        "peak_largest_process_mb": round(after.ru_maxrss / 1024),
+        "peak_process_tree_mb": round(tree.peak / 2**20),
+        "disk_mb": round(disk_bytes(work) / 2**20), "jobs": sum(jobs.values()), "jobs_per_rule": dict(jobs),
+        "load_after": round(os.getloadavg()[0], 1),
+        "empty_reasons": dict(collections.Counter(reason.split(":")[0][:90] for kind, reason in cells.values()
+                                                  if kind == "empty")),
+        "missing_cells": sorted(f"{m}/{i}" for (m, i), (kind, _) in cells.items() if kind == "missing"),
+        "families": family_seconds(work, identifiers),
+    }
+    print(f"cells: {figures['scored']} scored, {figures['empty']} empty with a reason, {figures['missing']} missing "
+          f"(of {len(cells)}); snakemake exit {returncode}")
+    print(f"wall {figures['wall_s']} s, CPU {figures['cpu_s']} s, peak memory: largest process "
+          f"{figures['peak_largest_process_mb']} MB, process tree {figures['peak_process_tree_mb']} MB; disk "
+          f"{figures['disk_mb']} MB; {figures['jobs']} jobs; load after {figures['load_after']}")
+    print("empty cells by reason:")
+    for reason, count in sorted(figures["empty_reasons"].items(), key=lambda item: -item[1]):
+        print(f"  {count:5d}  {reason}")
+    for cell in figures["missing_cells"][:50]:
+        print(f"  missing: {cell}")
+    print(f"{'family':<40} {'jobs':>6} {'job s':>8}")
+    for family, (count, seconds) in sorted(figures["families"].items(), key=lambda item: -item[1][1]):
+        print(f"{family:<40} {count:>6} {seconds:>8.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+    return 1 if figures["missing"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
