@@ -122,6 +122,10 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
     ``task``: a behavioural benchmark or its :func:`task_spec`."""
     from . import metrics, tasks  # noqa: F401
     spec = task if isinstance(task, dict) else task_spec(task)
+    if isinstance(features, xr.DataArray) and (spec["task"] != "label" or spec.get("base_stimulus_set")):
+        # only the plain label task reads its features a block at a time (tasks.label); the others need them whole
+        # (a no-op for features already in memory; task_inputs opens the test features lazily)
+        features = features.load()
     if spec["task"] == "label":
         labels = "imagenet" if spec["choice_labels"] == "imagenet" else list(spec["choice_labels"])
         if spec.get("labels_from_truth"):  # upstream: sorted(set(assembly['truth'])) + the extra labels
@@ -192,7 +196,11 @@ def task_inputs(paths) -> dict:
     gives each file only where the task reads it (workflow/rules/common.smk ``behaviour_task_inputs``):
     ``features`` (the test stimuli's layer file), ``fitting`` and ``fitting_stimuli`` (a probabilities readout's
     fitting features and stimulus set), ``test_stimuli``, ``base`` and ``base_stimuli`` (Kato2026's base
-    condition), ``human`` (odd_one_out's triplets, or the truth a label set is taken from)."""
+    condition), ``human`` (odd_one_out's triplets, or the truth a label set is taken from).
+
+    ``features`` is opened without reading its values (:func:`open_lazily`): the label task reads ImageNet-C's
+    1,000,000 × 1000 logits (4 GB) a block of presentations at a time; :func:`run_task` loads it whole for the
+    other tasks."""
     from brainpipe.io import read_netcdf
 
     def table(name):
@@ -206,7 +214,7 @@ def task_inputs(paths) -> dict:
     def features(name):
         return read_netcdf(paths[name], required_coords=("stimulus_id",))
 
-    inputs = {"features": features("features")}
+    inputs = {"features": open_lazily(paths["features"], required_coords=("stimulus_id",))}
     if "fitting" in paths:
         inputs.update(fitting_features=features("fitting"), fitting_table=table("fitting_stimuli"))
     if "test_stimuli" in paths:
@@ -217,6 +225,27 @@ def task_inputs(paths) -> dict:
         inputs["human"] = features("human")
         inputs["human"].attrs["source"] = paths["human"]
     return inputs
+
+
+def open_lazily(path, required_coords=()) -> xr.DataArray:
+    """A NetCDF DataArray opened with its coordinates read and its values left on disk until indexed (each
+    ``.isel(...).values`` reads just those rows), with :func:`brainpipe.io.read_netcdf`'s checks and errors. The
+    file stays open as long as the array is referenced."""
+    from pathlib import Path
+
+    from brainpipe.io import read_netcdf
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: file not found")
+    try:
+        array = xr.open_dataarray(path)
+    except Exception:  # a corrupt file: read_netcdf raises its error (the same message as any stage's read)
+        return read_netcdf(path, required_coords=required_coords)
+    if any(name not in array.coords for name in required_coords):
+        array.close()
+        return read_netcdf(path, required_coords=required_coords)  # its error names every missing coordinate
+    return array
 
 
 def _in_table_order(features: xr.DataArray, table: pd.DataFrame) -> xr.DataArray:

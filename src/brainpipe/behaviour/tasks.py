@@ -95,12 +95,17 @@ LABEL_TO_IMAGENET_INDICES = {
 CLASSIFIER_C = 1e-3
 
 
-def _features(array: xr.DataArray, what: str) -> tuple[np.ndarray, xr.DataArray]:
-    """(presentation × features) values and the array with presentation first."""
+def _presentation_first(array: xr.DataArray, what: str) -> xr.DataArray:
+    """The array with presentation first (its values not read: a lazily opened file stays unread)."""
     if not isinstance(array, xr.DataArray) or "presentation" not in array.dims:
         raise ValueError(f"{what} must be a DataArray with a 'presentation' dimension")
     require_coords(array, ["stimulus_id"], what)
-    array = array.transpose("presentation", ...)
+    return array.transpose("presentation", ...)
+
+
+def _features(array: xr.DataArray, what: str) -> tuple[np.ndarray, xr.DataArray]:
+    """(presentation × features) values and the array with presentation first."""
+    array = _presentation_first(array, what)
     return array.values.reshape(array.sizes["presentation"], -1).astype(np.float64), array
 
 
@@ -140,7 +145,25 @@ def _indices(entry) -> list[int]:
 AGGREGATIONS = {"mean": np.mean, "max": np.max}
 
 
-def label(logits: xr.DataArray, choice_labels, aggregation: str = "mean") -> xr.DataArray:
+#: presentations the label task converts at a time: a block's float64 copy of its 1000 logits is 400 MB whatever the
+#: stimulus set's size (ImageNet-C's 1,000,000 images: 4 GB of float32 logits, 8 GB more as one float64 copy)
+LABEL_BLOCK = 50_000
+
+
+def _blocks(n: int, block: int) -> list[tuple[int, int]]:
+    """(start, stop) of consecutive blocks of ``block`` presentations covering ``n``, none of a lone presentation
+    unless ``n`` is 1: numpy pools a lone row's probabilities (``probabilities[:, indices]``, then contiguous) in
+    another order than a block's rows (laid out class by class), which can differ in the last bit and turn a tie
+    (equal logits) the other way; with two rows or more every block sums in the order the whole array does."""
+    if block < 2:
+        raise ValueError(f"block must hold at least 2 presentations, got {block}")
+    starts = list(range(0, n, block)) or [0]
+    if len(starts) > 1 and n - starts[-1] == 1:  # a lone last row joins the block before it
+        starts.pop()
+    return list(zip(starts, starts[1:] + [n]))
+
+
+def label(logits: xr.DataArray, choice_labels, aggregation: str = "mean", block: int = LABEL_BLOCK) -> xr.DataArray:
     """The ``label`` task: 1000 ImageNet logits per presentation → one label per presentation.
 
     ``choice_labels == 'imagenet'``: argmax → WordNet id (coords ``synset``, ``logit``). A list of labels: softmax
@@ -148,32 +171,48 @@ def label(logits: xr.DataArray, choice_labels, aggregation: str = "mean") -> xr.
     indices, argmax (first label on ties); a list entry may be a ``(label, indices)`` pair giving a label's ImageNet indices itself. Upstream's softmax has no max subtraction; the stable form used here gives the same probabilities
     wherever upstream's does not overflow (logits above ~709). Output: dims ``('choice', 'presentation')``,
     shape (1, N), values = labels, the presentation coords plus ``label``.
+
+    Every presentation's label depends on its own logits only, so they are computed ``block`` presentations at a
+    time (:func:`_blocks`): the same labels for any block size (tests/behaviour/test_tasks_chunked.py), with memory
+    bounded by one block. ``logits`` may be opened lazily from its file
+    (:func:`brainpipe.behaviour.stages.task_inputs`): then only one block of it is ever in memory.
     """
-    values, logits = _features(logits, "logits")
-    if values.shape[1] != 1000:
+    logits = _presentation_first(logits, "logits")
+    width = int(np.prod([size for dim, size in logits.sizes.items() if dim != "presentation"]))
+    if width != 1000:
         raise ValueError(f"{where(source_name(logits))}the label task needs 1000 ImageNet logits per stimulus, "
-                         f"got {values.shape[1]} (dims {dict(logits.sizes)}); the model's logits layer must be a "
+                         f"got {width} (dims {dict(logits.sizes)}); the model's logits layer must be a "
                          f"1000-class ImageNet head")
     coords = _presentation_coords(logits)
     if isinstance(choice_labels, str):
         if choice_labels != "imagenet":
             raise ValueError(f"choice_labels must be 'imagenet' or a list of labels, got {choice_labels!r}")
-        indices = values.argmax(axis=1)
-        choices = np.array([SYNSETS[i] for i in indices], dtype=object)
-        coords["synset"] = ("presentation", choices)
-        coords["logit"] = ("presentation", indices.astype(np.int64))
     else:
         choice_labels = list(choice_labels)
         if not choice_labels:
             raise ValueError("choice_labels is empty")
         index_lists = [_indices(entry) for entry in choice_labels]
-        shifted = np.exp(values - values.max(axis=1, keepdims=True))
-        probabilities = shifted / shifted.sum(axis=1, keepdims=True)
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation must be one of {sorted(AGGREGATIONS)}, got {aggregation!r}")
         pool = AGGREGATIONS[aggregation]
+    picked = []  # per block: the ImageNet index (imagenet) or the choice label's position (a label list)
+    for start, stop in _blocks(logits.sizes["presentation"], block):
+        values = logits.isel(presentation=slice(start, stop)).values
+        values = values.reshape(len(values), width).astype(np.float64)
+        if isinstance(choice_labels, str):
+            picked.append(values.argmax(axis=1))
+            continue
+        shifted = np.exp(values - values.max(axis=1, keepdims=True))
+        probabilities = shifted / shifted.sum(axis=1, keepdims=True)
         aggregated = np.stack([pool(probabilities[:, idx], axis=1) for idx in index_lists], axis=1)
-        choices = np.array([label_name(choice_labels[i]) for i in aggregated.argmax(axis=1)], dtype=object)
+        picked.append(aggregated.argmax(axis=1))
+    picked = np.concatenate(picked)
+    if isinstance(choice_labels, str):
+        choices = np.array([SYNSETS[i] for i in picked], dtype=object)
+        coords["synset"] = ("presentation", choices)
+        coords["logit"] = ("presentation", picked.astype(np.int64))
+    else:
+        choices = np.array([label_name(choice_labels[i]) for i in picked], dtype=object)
     coords["label"] = ("presentation", choices)
     return xr.DataArray(choices[None, :], dims=("choice", "presentation"), coords=coords)
 
