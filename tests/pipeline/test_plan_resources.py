@@ -1,7 +1,7 @@
 """Memory estimates (src/brainpipe/pipeline/plan/resources.py) from the sizes of a job's inputs."""
 
 from plan_fixtures import plan_with
-from brainpipe.pipeline.plan.resources import fold_mem_mb, mb
+from brainpipe.pipeline.plan.resources import LABEL_BLOCK_MB, fold_mem_mb, mb, task_mem_mb
 
 
 def test_memory_is_a_floor_plus_a_multiple_of_the_inputs_sizes(tmp_path):
@@ -40,3 +40,24 @@ def test_a_spantime_fit_in_sample_space_adds_its_matrices(tmp_path):
     assert fold_mem_mb(benchmark, source, target) == 1000 + 83
     narrow = netcdf_with_dimensions(tmp_path / "narrow.nc", presentation=100, time_bin=18, neuroid=3000)
     assert fold_mem_mb(benchmark, narrow, target) == 1000  # fitted in feature space: nothing added
+
+
+def test_the_streamed_label_task_asks_for_a_block_not_six_times_its_logits(tmp_path):
+    """behaviour_task's memory: six times its inputs (as before) for every task but the plain label task, which reads
+    its logits a block at a time; for it at most one block plus a tenth of the file, and six times a small file
+    still (the same figure as before)."""
+    small, large, table = tmp_path / "small.nc", tmp_path / "large.nc", tmp_path / "stimuli"
+    small.write_bytes(b"x" * 10_000_000)
+    large.touch()
+    with open(large, "r+b") as f:  # a sparse 4 GB file: ImageNet-C's 1,000,000 × 1000 float32 logits
+        f.truncate(4_000_000_000)
+    table.mkdir()
+    (table / "stimuli.csv").write_bytes(b"y" * 2_000_000)
+    label = {"task": "label"}
+    assert task_mem_mb(label, {"features": str(small)}) == mb([small], factor=6) == 1060
+    assert task_mem_mb(label, {"features": str(large)}) == 1000 + LABEL_BLOCK_MB + 400
+    assert task_mem_mb({"task": "probabilities"}, {"features": str(large), "fitting_stimuli": str(table)}) == \
+        mb([large, table], factor=6) == 1000 + 24_000 + 12
+    based = {"task": "label", "base_stimulus_set": "Kato2026_base"}  # the masked label task reads them whole
+    assert task_mem_mb(based, {"features": str(large)}) == mb([large], factor=6)
+    assert task_mem_mb(label, {"features": str(large), "human": str(table)}) == 1000 + 12 + LABEL_BLOCK_MB + 400

@@ -58,7 +58,7 @@ rule behaviour_task:
         task="[^/]+",
         stimuli="[^/]+",
     resources:
-        mem_mb=lambda wildcards, input: mb(input, factor=6),
+        mem_mb=lambda wildcards, input: task_mem_mb(PLAN.behaviour.task_spec(wildcards), dict(input.items())),
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

@@ -9,6 +9,11 @@ from brainpipe.neural.metrics import spantime_sample_space_bytes
 
 def mb(paths, factor: float = 1.0, floor: int = 1000) -> int:
     """Memory estimate (MB) from input sizes, for cluster schedulers: factor × size + floor."""
+    return int(floor + factor * size_bytes(paths) / 1e6)
+
+
+def size_bytes(paths) -> int:
+    """The bytes of ``paths``: files, and every file under a folder; a path not there yet counts 0."""
     total = 0
     for path in paths:
         path = Path(path)
@@ -16,7 +21,7 @@ def mb(paths, factor: float = 1.0, floor: int = 1000) -> int:
             total += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
         elif path.exists():
             total += path.stat().st_size
-    return int(floor + factor * total / 1e6)
+    return total
 
 
 def fold_mem_mb(benchmark, source, target) -> int:
@@ -33,3 +38,22 @@ def fold_mem_mb(benchmark, source, target) -> int:
     extra = spantime_sample_space_bytes(benchmark, target_sizes["presentation"], target_sizes["time_bin"],
                                         layer_sizes["neuroid"])
     return estimate + int(extra / 1e6)
+
+
+#: what one block of the streamed label task holds (MB): LABEL_BLOCK presentations × 1000 logits in float64, about
+#: three such arrays at once (the values, their exponentials, the probabilities)
+LABEL_BLOCK_MB = 1200
+
+
+def task_mem_mb(spec: dict, inputs: dict) -> int:
+    """Memory of a behaviour_task job (MB): six times its inputs (the features, converted to float64, and the tables
+    beside them), but for the plain label task, which reads its features a block at a time (brainpipe.behaviour.tasks
+    ``label``), at most one block plus a tenth of the features file (the output's per-presentation coordinates):
+    ImageNet-C's 1,000,000 × 1000 logits (4 GB) measured 1.1 GB (docs/performance.md), where six times the file
+    asked a cluster for 25 GB."""
+    features = inputs.get("features")
+    if spec.get("task") != "label" or spec.get("base_stimulus_set") or features is None:
+        return mb(inputs.values(), factor=6)
+    others = size_bytes(path for name, path in inputs.items() if name != "features")
+    streamed = size_bytes([features])
+    return int(1000 + (6 * others + min(6 * streamed, LABEL_BLOCK_MB * 1e6 + streamed / 10)) / 1e6)
