@@ -106,6 +106,23 @@ def test_bad_input_names_the_file_and_the_property():
         stages.model_property_values(table, "peak", "m.nc")
 
 
+def test_a_layer_with_no_responsive_unit_has_a_null_score_that_says_why():
+    """The workflow's properties_score_layer writes this instead of failing (pixels on Marques2020's gratings):
+    the headline carries the reason, as a static model's on object solution times."""
+    from brainpipe.pipeline.headline import headline
+
+    table = xr.DataArray(np.ones((2, 1)), dims=("neuroid", "neuronal_property"),
+                         coords={"neuronal_property": ["bandwidth"], "responsive": ("neuroid", [False, False])},
+                         attrs={"property_set": "ringach2002", "threshold_rule": "max DC response > baseline + 5"})
+    reason = stages.unresponsive_reason(table)
+    assert reason.startswith("no model unit passes the response threshold (max DC response > baseline + 5)")
+    assert stages.unresponsive_reason(table.assign_coords(responsive=("neuroid", [False, True]))) is None
+    layer = stages.unscored_property(reason, {"ceiling": 0.8, "error": 0.01}, "bandwidth", 40)
+    assert (layer["score"], layer["raw"], layer["ceiling"], layer["n_units"]) == (None, None, 0.8, 0)
+    result = headline({"pixels": layer}, "pixels", {}, {}, {}, {})
+    assert result["score"] is None and result["reason"] == reason
+
+
 def test_stimuli_missing_a_grating_parameter_and_no_unit_in_the_rf():
     rf, orientation, rf_responses, responses, blank = tuned_population()
     positions = stages.receptive_field_positions(rf_responses, blank, rf, range(len(blank)))

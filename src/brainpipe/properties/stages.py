@@ -95,6 +95,24 @@ def property_table_array(result: PropertyTable, neuroid_id, property_set: str) -
                         name="model_properties")
 
 
+def unresponsive_reason(table: xr.DataArray) -> str | None:
+    """Why a model's property table cannot be compared with the data, where no unit passes the response threshold
+    (a layer that does not respond to gratings, e.g. ``pixels`` on blank-screen baselines): a null score with this
+    reason, as a static model's on object solution times; None where some unit responds."""
+    if np.asarray(table["responsive"].values, dtype=bool).any():
+        return None
+    return (f"no model unit passes the response threshold ({table.attrs.get('threshold_rule', '?')}): nothing to "
+            f"compare with the data")
+
+
+def unscored_property(reason: str, ceiling: dict, property_name: str, n_neurons: int) -> dict:
+    """The layer score JSON of :func:`property_score` without a number: score and raw null with ``reason``."""
+    return {"score": None, "raw": None, "ceiling": float(ceiling["ceiling"]), "error": None,
+            "ceiling_error": float(ceiling["error"]), "per_fold": [], "n_folds": 0, "formula": "raw / ceiling",
+            "metric": "ks_similarity", "property": property_name, "n_units": 0, "n_neurons": int(n_neurons),
+            "reason": reason}
+
+
 def model_property_values(table: xr.DataArray, name: str, where: str) -> np.ndarray:
     """One property over the units that pass the response threshold (Brain-Score's property assembly rows)."""
     names = [str(n) for n in table["neuronal_property"].values]
