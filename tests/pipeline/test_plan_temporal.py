@@ -59,3 +59,18 @@ def test_what_the_ost_job_reads():
         "results/activations/recurrent_demo/Kar2019/timed/IT/70-250x10/IT.output.nc")
     assert temporal.ost_source(wildcards(model="alexnet_untrained", benchmark="Kar2019-ost", layer="features.12")) == (
         "results/activations/alexnet_untrained/Kar2019/features.12.nc")
+
+
+def test_a_region_read_from_another_model_region_takes_that_regions_time_bins():
+    """Bracci2019's anteriorVTC is read from the model's IT (Family.model_regions): a temporal model's timed layer
+    is its IT steps on the benchmark's bins (before, timed/anteriorVTC asked the time mapping for a region the model
+    does not map, and the job failed on an empty map)."""
+    plan = plan_with()
+    vtc = plan.benchmark("Bracci2019.anteriorVTC-rdm")
+    assert dict(vtc.family.model_regions)["anteriorVTC"] == "IT"
+    path = plan.temporal.timed_layer_file("recurrent_demo", vtc, "IT.output")
+    assert "/timed/IT/70-170/IT.output.nc" in path
+    region = path.split("/timed/")[1].split("/")[0]
+    assert plan.temporal.region_bins(wildcards(model="recurrent_demo", region=region))  # a map, not {}
+    static = plan.benchmark("SyntheticShapes.IT-pls")  # a region the model names: unchanged
+    assert "/timed/IT/70-170/" in plan.temporal.timed_layer_file("recurrent_demo", static, "IT.output")
