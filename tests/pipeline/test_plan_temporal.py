@@ -74,3 +74,16 @@ def test_a_region_read_from_another_model_region_takes_that_regions_time_bins():
     assert plan.temporal.region_bins(wildcards(model="recurrent_demo", region=region))  # a map, not {}
     static = plan.benchmark("SyntheticShapes.IT-pls")  # a region the model names: unchanged
     assert "/timed/IT/70-170/" in plan.temporal.timed_layer_file("recurrent_demo", static, "IT.output")
+
+
+def test_a_temporal_model_reads_its_train_stimuli_on_the_same_bins_as_its_test_stimuli():
+    """fit_train_test's two sources have the same features: for a temporal model both are its steps mapped onto the
+    benchmark's bins (before, the train side was the raw file of every step: 512 features against the test's 128)."""
+    plan = plan_with()
+    w = wildcards(model="recurrent_demo", benchmark="Gifford2022.IT-ridge", layer="IT.output")
+    train, test = plan.activations.train_source(w), plan.activations.benchmark_layer_file(w)
+    assert "/timed/IT/" in train and "/timed/IT/" in test
+    assert train.split("/timed/")[1] == test.split("/timed/")[1]  # the same region, bins and layer
+    assert "THINGS_EEG2_train_Stimuli" in train and "THINGS_EEG2_test_Stimuli" in test
+    static = wildcards(model="alexnet_untrained", benchmark="Gifford2022.IT-ridge", layer="features.12")
+    assert "/timed/" not in plan.activations.train_source(static)

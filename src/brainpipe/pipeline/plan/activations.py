@@ -62,8 +62,12 @@ class Activations:
     def train_source(self, wildcards) -> str:
         """The activations of the layer on a train/test family's train stimuli (train_test.smk)."""
         b = self.plan.benchmark(wildcards.benchmark)
-        return self.layer_file(wildcards.model, self.stimuli_key(wildcards.model, b, b.family.train_test.stimulus_set),
-                               wildcards.layer)
+        stimuli = self.stimuli_key(wildcards.model, b, b.family.train_test.stimulus_set)
+        if self.plan.temporal.is_temporal_model(wildcards.model):
+            # as the test side (benchmark_layer_file): its steps on the benchmark's bins, so that both sides have the
+            # same features (the raw file holds every step)
+            return self.plan.temporal.timed_layer_file(wildcards.model, b, wildcards.layer, stimuli)
+        return self.layer_file(wildcards.model, stimuli, wildcards.layer)
 
     def model_layers(self, model_name: str, stimulus_set: str) -> list[str]:
         """Every layer extracted for a model on one stimulus set: its committed layers for the regions of the

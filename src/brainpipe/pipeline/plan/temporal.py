@@ -96,11 +96,12 @@ class Temporal:
         start, end = map(int, key.split("-"))
         return [(start, end)]
 
-    def timed_layer_file(self, model_name: str, benchmark, layer: str) -> str:
+    def timed_layer_file(self, model_name: str, benchmark, layer: str, stimuli: str | None = None) -> str:
         """A temporal model's layer, its steps mapped onto the benchmark's bins for the model region the benchmark's
         region is read from (the region itself, or the one its family maps it to: Bracci2019's posteriorVTC → IT,
-        whose committed layer and time bins the model has)."""
-        stimuli = self.plan.activations.stimuli_key(model_name, benchmark)
+        whose committed layer and time bins the model has). ``stimuli``: another stimulus folder than the
+        benchmark's (a train/test family's train stimuli)."""
+        stimuli = stimuli or self.plan.activations.stimuli_key(model_name, benchmark)
         region = dict(benchmark.family.model_regions).get(benchmark.region, benchmark.region)
         return (f"results/activations/{model_name}/{stimuli}/timed/{region}/"
                 f"{self.window_key(benchmark)}/{layer}.nc")
