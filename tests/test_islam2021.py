@@ -169,6 +169,25 @@ def test_layer_blocks_give_the_whole_arrays_numbers_bit_for_bit():
         dim.layer_factor_scores(layer[:, :50], np.arange(90), second, factors)
 
 
+def test_a_layer_narrower_than_the_stimuli_is_a_null_score_that_says_why(tmp_path):
+    """Brain-Score raises (IndexError) on a layer with fewer units than stimuli; in a grid the fold says why instead
+    (recurrent_demo's 128-unit IT on the 200 images of the store), and the layer's aggregate carries the reason."""
+    import xarray as xr
+
+    from brainpipe.benchmarks.families.islam2021 import Islam2021Dimensionality
+
+    table, _ = fixtures.islam2021()
+    table.to_csv(tmp_path / "stimuli.csv", index=False)
+    target = stimulus_columns(tmp_path / "stimuli.csv")
+    n = target.sizes["presentation"]
+    narrow = xr.DataArray(np.ones((n, n - 1), dtype=np.float32), dims=("presentation", "neuroid"))
+    result = Islam2021Dimensionality("shape").compare(narrow, target)
+    assert np.isnan(result["raw"]) and f"the layer has {n - 1} units, fewer than the {n} stimuli" in result["reason"]
+    wide = xr.DataArray(np.random.default_rng(0).normal(size=(n, n + 5)).astype(np.float32),
+                        dims=("presentation", "neuroid"))
+    assert "reason" not in Islam2021Dimensionality("shape").compare(wide, target)
+
+
 def test_stimulus_columns_target(tmp_path):
     table, _ = fixtures.islam2021()
     table.to_csv(tmp_path / "stimuli.csv", index=False)

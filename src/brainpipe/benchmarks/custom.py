@@ -100,7 +100,8 @@ def check_declaration(benchmark: CustomBenchmark, where: str) -> None:
 
 
 def checked_result(result, keys, where: str, what: str) -> dict:
-    """A plugin's returned dict with finite floats under ``keys`` (the first is required); PluginError otherwise."""
+    """A plugin's returned dict with finite floats under ``keys`` (the first is required); PluginError otherwise. A
+    value may be NaN where the dict says why under ``reason`` (a text): the score is then null with that reason."""
     if not isinstance(result, dict) or keys[0] not in result:
         raise PluginError(f"{where}: {what}() must return a dict with key {keys[0]!r}, got {result!r:.200}")
     checked = dict(result)
@@ -111,7 +112,7 @@ def checked_result(result, keys, where: str, what: str) -> dict:
             value = float(result[key])
         except (TypeError, ValueError):
             raise PluginError(f"{where}: {what}() returned {key}={result[key]!r}, not a number") from None
-        if not math.isfinite(value):
+        if not math.isfinite(value) and not (isinstance(result.get("reason"), str) and result["reason"].strip()):
             raise PluginError(f"{where}: {what}() returned {key}={value}, not a finite number")
         checked[key] = value
     return checked

@@ -13,6 +13,7 @@ from the Gram matrix needs neither xarray nor torch): each kind imports the code
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -145,6 +146,8 @@ def plugin_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
                               ("raw", "error", "score"), where, "compare")
     result = {"fold": 0, "value": compared["raw"], "plugin_error": compared.get("error"),
               "n_train": 0, "n_test": target.sizes["presentation"]}
+    if compared.get("reason") and not math.isfinite(compared["raw"]):  # a null score that says why
+        result["reason"] = compared["reason"].strip()
     if benchmark.normalisation == "own":
         if "score" not in compared:
             raise ValueError(f"{where}: compare() must return 'score' (normalisation 'own')")

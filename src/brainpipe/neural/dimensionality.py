@@ -71,16 +71,23 @@ def factor_pairs(texture, shape, original, seed: int = SEED):
     return np.array(factors), np.arange(len(texture)), np.array(second, dtype=np.int64)
 
 
+def too_few_units(n_units: int, first, second) -> str | None:
+    """Why a layer of ``n_units`` units cannot be scored (see :func:`paired_units`), or None where it can."""
+    needed = int(max(np.max(first), np.max(second))) + 1
+    if needed <= n_units:
+        return None
+    return (f"the layer has {n_units} units, fewer than the {len(first)} stimuli whose positions Brain-Score "
+            f"2.4.2's Islam2021 uses as unit indexes (assembly[:, indexes] on a presentation × neuroid assembly): "
+            f"Brain-Score fails on it too (IndexError)")
+
+
 def paired_units(activations, first, second):
     """(za, zb): the (unit × stimulus) C-ordered arrays upstream's metric receives from a (stimulus × unit) layer:
     units ``first`` and ``second`` over every stimulus (see the module docstring)."""
     activations = np.asarray(activations)
-    n_units, n_stimuli = activations.shape[1], len(first)
-    needed = int(max(np.max(first), np.max(second))) + 1
-    if needed > n_units:
-        raise ValueError(f"the layer has {n_units} units, fewer than the {n_stimuli} stimuli whose positions "
-                         f"Brain-Score 2.4.2's Islam2021 uses as unit indexes (assembly[:, indexes] on a "
-                         f"presentation × neuroid assembly): Brain-Score fails on it too (IndexError)")
+    reason = too_few_units(activations.shape[1], first, second)
+    if reason:
+        raise ValueError(reason)
     return (np.ascontiguousarray(activations[:, first].T), np.ascontiguousarray(activations[:, second].T))
 
 

@@ -69,12 +69,15 @@ class Islam2021Dimensionality(CustomBenchmark):
         return {"ceiling": 1.0, "error": 0.0}
 
     def compare(self, activations, target):
-        from brainpipe.neural.dimensionality import factor_pairs, layer_dimensionality
+        from brainpipe.neural.dimensionality import factor_pairs, layer_dimensionality, too_few_units
 
         factors, first, second = factor_pairs(target["texture"].values, target["shape"].values,
                                               target["original_image_id"].values)
         layer = activations.transpose("presentation", ...)
         values = layer.values.reshape(layer.sizes["presentation"], -1)
+        reason = too_few_units(values.shape[1], first, second)
+        if reason:  # Brain-Score raises; a grid gets a null score saying why (a narrow layer, e.g. a small model's)
+            return {"raw": float("nan"), "reason": reason}
         return {"raw": float(layer_dimensionality(values, first, second, factors)[self.factor])}
 
 
