@@ -7,6 +7,7 @@ weights (tests/data/kato2026/brainscore.json, written by tests/reference/make_ka
 """
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -225,3 +226,27 @@ def test_fixture_scores_are_not_degenerate():
     for identifier, theirs in reference.items():
         assert 0 < theirs["ceiling"] < 1, identifier
     assert len({round(r["raw"], 9) for r in reference.values()}) >= 12
+
+
+def test_a_model_that_labels_no_base_image_correctly_gets_a_null_score_that_says_why():
+    """Brain-Score raises (an untrained network on Kato2026's base photographs); the task stage writes every choice
+    masked with the reason, and the comparison (fit_fold's and score_behaviour's) gives a fold without a value that
+    says why, which the aggregate and headline carry."""
+    from brainpipe.behaviour import stages
+    from brainpipe.behaviour.base_condition import MASKED, NoBaseImageCorrect, mask_by_base, unscorable_choices
+    from brainpipe.behaviour.ceiled import aggregate
+    from brainpipe.pipeline.headline import headline
+
+    test = _choices(["cat_1_f", "dog_2_f"], ["cat", "cat"])
+    base = _choices(["ant_0_o", "cat_1_o", "dog_2_o"], ["ant", "cat", "owl"])
+    with pytest.raises(NoBaseImageCorrect) as raised:
+        mask_by_base(test, base, ["ant", "dog", "cat"])
+    choices = unscorable_choices(test, str(raised.value))
+    assert (choices.values == MASKED).all() and "no base-condition images correctly" in choices.attrs["reason"]
+    benchmark = benchmarks.load("Kato2026Fil-error_consistency")
+    fold = stages.comparison(benchmark, choices, test)
+    assert fold["value"] is None and fold["reason"] == choices.attrs["reason"]
+    layer = aggregate(benchmark, [fold], {"ceiling": 0.5, "error": 0.01})
+    assert math.isnan(layer["score"]) and layer["reason"] == choices.attrs["reason"]
+    result = headline({"classifier.6": {**layer, "score": None, "raw": None}}, "classifier.6", {}, {}, {}, {})
+    assert result["score"] is None and result["reason"] == choices.attrs["reason"]

@@ -37,7 +37,8 @@ with logged(snakemake.log[0], "score_behaviour"):
                          layer=p.committed))
     result = headline({p.committed: layer}, p.committed, p.model_spec, p.benchmark_info, p.data, versions())
     write_json(result, snakemake.output[0])
-    print(f"{benchmark.behaviour.metric}: raw {fold['value']:.4f} on {fold['n_test']} human presentations")
+    print(f"{benchmark.behaviour.metric}: " + (f"no comparison: {fold['reason']}" if fold.get("reason") else
+          f"raw {fold['value']:.4f} on {fold['n_test']} human presentations"))
     score = result["score"]
     print(f"{w.model} × {w.benchmark}: {'NaN' if score is None else f'{score:.4f}'} (layer {p.committed})"
           + (f": {result['reason']}" if score is None else ""))

@@ -25,6 +25,18 @@ def image_key(stimulus_ids) -> np.ndarray:
     return np.array([s.rsplit("_", 1)[0] for s in as_text(stimulus_ids)], dtype=object)
 
 
+class NoBaseImageCorrect(ValueError):
+    """The model labels no base image correctly (upstream's ValueError): nothing is left to compare, which the task
+    stage writes as a task output without choices that says why (:func:`unscorable_choices`)."""
+
+
+def unscorable_choices(choices, reason: str):
+    """``choices`` with every choice masked and ``reason`` in its attributes: the score stage writes a null score
+    with that reason instead of comparing (an untrained network on Kato2026, where Brain-Score raises)."""
+    values = np.full(np.shape(choices.values), MASKED, dtype=object)
+    return choices.copy(data=values).assign_attrs(reason=reason)
+
+
 def mask_by_base(choices: xr.DataArray, base_choices: xr.DataArray, base_truth) -> xr.DataArray:
     """``choices`` (the model's label-task output on the test stimuli, in the test stimulus set's order) with every
     choice whose base image the model labelled wrongly replaced by :data:`MASKED`.
@@ -45,8 +57,8 @@ def mask_by_base(choices: xr.DataArray, base_choices: xr.DataArray, base_truth) 
                          f"{len(key)} images (coordinate 'stimulus_id' up to its last '_'); every test image needs "
                          f"its base image")
     if not valid.any():
-        raise ValueError("Model classified no base-condition images correctly; no images remain to compare against "
-                         "humans.")
+        raise NoBaseImageCorrect("Model classified no base-condition images correctly; no images remain to compare "
+                                 "against humans.")
     if not (base_key[keep] == key).all():
         warnings.warn("the base and test stimulus sets list their photographs in different orders; the base verdicts "
                       "are applied by position, as Brain-Score does", stacklevel=2)

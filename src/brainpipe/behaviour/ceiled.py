@@ -31,8 +31,9 @@ def from_json(data: dict, value="value") -> Result:
         import xarray as xr
 
         values = xr.DataArray(np.asarray(per, dtype=float), dims=("split",), coords={"split": np.arange(len(per))})
-    error = data.get("error")
-    return Result(float(data[value]), float("nan") if error is None else float(error), values)
+    error, number = data.get("error"), data[value]
+    return Result(float("nan") if number is None else float(number), float("nan") if error is None else float(error),
+                  values)
 
 
 #: ``Behaviour.ceiling`` of a benchmark whose Brain-Score score carries no ceiling (its benchmark's ``Score(1)`` is
@@ -91,6 +92,7 @@ def aggregate(benchmark, folds, ceiling_json) -> dict:
             "error": finite(ceiled.error), "ceiling_error": finite(ceil.error), "per_fold": [float(raw.score)],
             "n_folds": 1, "formula": formula + (" clipped to [0, 1]" if behaviour.clip else ""),
             "above_ceiling": bool(ceiled.score > 1), "metric": behaviour.metric, "task": behaviour.task,
+            **({"reason": fold["reason"]} if fold.get("reason") else {}),
             **({"details": fold["details"]} if fold.get("details") else {}),
             **({"per_condition": fold["per_condition"]} if fold.get("per_condition") else {})}
 

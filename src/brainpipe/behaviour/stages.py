@@ -140,14 +140,17 @@ def run_task(task, features: xr.DataArray, fitting_features: xr.DataArray | None
             features = with_stimulus_columns(features, test_table, spec["stimulus_columns"])
         if not spec.get("base_stimulus_set"):
             return tasks.label(features, labels, aggregation)
-        from .base_condition import mask_by_base
+        from .base_condition import NoBaseImageCorrect, mask_by_base, unscorable_choices
         if base_features is None or base_table is None or test_table is None:
             raise ValueError(f"the label task masked by base condition {spec['base_stimulus_set']} needs the base "
                              f"images' logits, the base and the test stimulus sets' tables")
         # both in their stimulus set's order, as upstream's look_at returns them (the masking pairs by position)
         choices = tasks.label(_in_table_order(features, test_table), labels, aggregation)
         base = with_stimulus_columns(_in_table_order(base_features, base_table), base_table, ["truth"])
-        return mask_by_base(choices, tasks.label(base, labels, aggregation), base["truth"].values)
+        try:
+            return mask_by_base(choices, tasks.label(base, labels, aggregation), base["truth"].values)
+        except NoBaseImageCorrect as error:  # Brain-Score raises; a grid gets a null score that says why
+            return unscorable_choices(choices, f"{error} (the base condition {spec['base_stimulus_set']})")
     if spec["task"] == "probabilities":
         column = spec["fitting_label_column"]
         fitting = with_stimulus_columns(fitting_features, fitting_table, [column])
@@ -381,7 +384,12 @@ def per_condition(benchmark, model: xr.DataArray, human: xr.DataArray) -> list[d
 def comparison(benchmark, model: xr.DataArray, human: xr.DataArray) -> dict:
     """The one comparison of a behavioural benchmark as its JSON 'fold': the raw score (:func:`raw_score`), its
     per-condition table where there is one (:func:`per_condition`), and fold 0 over every human presentation. The
-    fold file of ``fit_fold`` and the one-job headline of ``score_behaviour`` both hold this."""
+    fold file of ``fit_fold`` and the one-job headline of ``score_behaviour`` both hold this. A task output that
+    says why it cannot be compared (its ``reason`` attribute: :func:`brainpipe.behaviour.base_condition.
+    unscorable_choices`) gives a fold without a value and that reason, so the score is null and says why."""
+    if model.attrs.get("reason"):
+        return {"value": None, "error": None, "reason": str(model.attrs["reason"]), "fold": 0, "n_train": 0,
+                "n_test": 0}
     result = to_json(raw_score(benchmark, model, human))
     conditions = per_condition(benchmark, model, human)  # None unless scored per condition
     if conditions:

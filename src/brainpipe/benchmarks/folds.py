@@ -169,5 +169,7 @@ def behavioural_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
     human = read_netcdf(job.target, required_coords=("stimulus_id",))
     human.attrs["source"] = job.target
     result = job.finished(stages.comparison(benchmark, model, human), started)
+    if result.get("reason"):  # the task output says why it cannot be compared: a null score with that reason
+        return result, [f"{benchmark.behaviour.metric}: no comparison: {result['reason']}"]
     return result, [f"{benchmark.behaviour.metric}: raw {result['value']:.4f} on {result['n_test']} human "
                     f"presentations"]
