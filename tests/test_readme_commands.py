@@ -56,6 +56,10 @@ ELSEWHERE = {
     "Geirhos2021colour 'Baker2022*' Gifford2022 Coggan2024_fMRI": "needs the reference venv (make reference-venv) "
         "for Brain-Score's side; brainpipe's side of two of these families (--side brainpipe): "
         "tests/reference/test_suite_table.py::test_brainpipe_side_from_the_store_reproduces_the_committed_rows",
+    ".venv/bin/python perf/bench_suite.py --store /tmp/suite-store --benchmarks suite:brainscore "
+    "'!family:Zerbe2026_fmri_persubject'": "the whole suite for three models (about an hour on 2 cores): "
+        "tests/reference/test_suite_table.py::test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_"
+        "or_a_reason plans this selection for the three models and runs a sample of it with the same script",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
         "README's --only command, run here",
