@@ -465,7 +465,10 @@ def groups() -> list[Group]:
         Group("Cowley2026", ("Cowley2026",), _cowley2026),
         Group("Igustibagus2024", ("Igustibagus2024", "Igustibagus2024readout"), _igustibagus2024,
               note="Brain-Score's readout draws seeded as brainpipe's (READOUT_SEED 0)"),
-        Group("Zerbe2026", ("Zerbe2026_fmri",), _zerbe2026),
+        Group("Zerbe2026", ("Zerbe2026_fmri",), _zerbe2026,
+              note="ridge ceilings: brainpipe ceils every subject by sub-01's, as Brain-Score does with its result "
+                   "cache on (zerbe2026.RIDGE_CEILING_OF_FIRST_SUBJECT); this runner runs Brain-Score with the cache "
+                   "off, where each subject has its own: raw equal, ceiling and score differ by that"),
         Group("Zerbe2026_persubject", ("Zerbe2026_fmri_persubject",), _zerbe2026_persubject),
         Group("Kar2019", ("Kar2019",), _kar2019,
               note="static alexnet: no object solution time on either side (Brain-Score NaN by design, brainpipe an "
