@@ -3,10 +3,11 @@
 identifier by identifier: tests/data/reference/suite_table.tsv.
 
     .venv/bin/python tests/reference/suite_store.py --scale small --out STORE
-    .venv/bin/python tests/reference/suite_table.py --store STORE [--families F ...] [--sample N]
+    .venv/bin/python tests/reference/suite_table.py --store STORE [--families F ...] [--sample N] [--identifiers I ...]
 
 For each group of the store (tests/reference/suite_store.py) that ``--families`` selects (brainpipe family names or
-group names, shell patterns; default all), at most ``--sample`` identifiers per group:
+group names, shell patterns; default all), its identifiers that ``--identifiers`` matches (shell patterns; default
+all), at most ``--sample`` per group:
 
 * brainpipe: the workflow (``snakemake results/alexnet/<identifier>.json``) in a fresh folder per identifier, the
   store served over HTTP on 127.0.0.1 as ``data.base_url`` with the store's ``checksums.json`` as
@@ -283,13 +284,16 @@ def write_table(table: dict, path: Path = TABLE) -> None:
                              else ("" if entry[key] is None else f"{entry[key]:.1f}") for key in COLUMNS])
 
 
-def selected(manifest: dict, families, sample) -> list:
-    """(group, its identifiers to run) for the groups ``families`` selects (family or group names, patterns)."""
+def selected(manifest: dict, families, sample, identifiers=None) -> list:
+    """(group, its identifiers to run) for the groups ``families`` selects (family or group names, patterns), and
+    of those the identifiers ``identifiers`` matches (patterns), where given."""
     chosen = []
     for group in suite_store.groups():
         if group.name not in manifest["groups"]:
             continue
         ids = [i for i in manifest["groups"][group.name]["identifiers"] if i not in manifest["unwritable"]]
+        if identifiers:
+            ids = [i for i in ids if any(fnmatch.fnmatchcase(i, pattern) for pattern in identifiers)]
         if families:
             ids = [i for i in ids if any(fnmatch.fnmatchcase(suite_store.family_of(i), pattern)
                                          or fnmatch.fnmatchcase(group.name, pattern) for pattern in families)]
@@ -305,6 +309,7 @@ def main(argv=None) -> int:
     parser.add_argument("--store", required=True, type=Path, help="a store tests/reference/suite_store.py wrote")
     parser.add_argument("--families", nargs="+", help="brainpipe family or store group names (shell patterns)")
     parser.add_argument("--sample", type=int, help="at most this many identifiers per group")
+    parser.add_argument("--identifiers", nargs="+", help="only these identifiers (shell patterns)")
     parser.add_argument("--side", choices=("both", "brainpipe", "brainscore"), default="both")
     parser.add_argument("--work", type=Path, help="keep the runs' folders here (default: a temporary folder)")
     parser.add_argument("--out", type=Path, default=TABLE)
@@ -320,7 +325,8 @@ def main(argv=None) -> int:
     meta.update(store_scale=manifest["scale"], store_command=".venv/bin/python " + manifest["made_by"] + " --out STORE")
     command = " ".join([".venv/bin/python tests/reference/suite_table.py --store STORE"]
                        + (["--families", *(f"'{f}'" if "*" in f else f for f in args.families)] if args.families
-                          else []) + ([f"--sample {args.sample}"] if args.sample else []))
+                          else []) + ([f"--sample {args.sample}"] if args.sample else [])
+                       + (["--identifiers", *(f"'{i}'" for i in args.identifiers)] if args.identifiers else []))
     meta.setdefault("commands", {})  # per side, the last command that ran it
     for side in ("brainpipe", "brainscore"):
         if args.side in ("both", side):
@@ -330,7 +336,7 @@ def main(argv=None) -> int:
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         os.environ.pop(name, None)
     with local_http_server(store) as server:
-        for group, ids in selected(manifest, args.families, args.sample):
+        for group, ids in selected(manifest, args.families, args.sample, args.identifiers):
             folder = work / group.name
             weights = write_weights(group.weights, folder / "torch_home")
             started = time.perf_counter()

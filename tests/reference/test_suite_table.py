@@ -175,3 +175,15 @@ def test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_or_a_
         assert 0 < cell("alexnet_untrained", identifier)["score"] <= 1
     assert result["disk_mb"] > 0 and result["peak_process_tree_mb"] >= result["peak_largest_process_mb"] > 0
     assert "MajajHong2015public" in result["families"]
+
+
+def test_identifier_patterns_select_within_the_groups():
+    """suite_table.py --identifiers: only the identifiers a pattern matches, in their groups (the headline
+    MajajHong2015 IT rows without the group's V4 ones); with --families too, both must match."""
+    manifest = {"groups": {g.name: {"identifiers": suite_store.group_identifiers(g)} for g in suite_store.groups()},
+                "unwritable": {}}
+    chosen = suite_table.selected(manifest, None, None, ["MajajHong2015*.IT-pls"])
+    assert [(group.name, ids) for group, ids in chosen] == [
+        ("MajajHong2015", ["MajajHong2015.IT-pls", "MajajHong2015public.IT-pls"])]
+    assert suite_table.selected(manifest, ["Rajalingham2020"], None, ["MajajHong2015*"]) == []
+    assert len(suite_table.selected(manifest, None, 1, None)) == len(suite_store.groups())
