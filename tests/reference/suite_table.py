@@ -143,6 +143,11 @@ def brainpipe_config(folder: Path, identifier: str, group: suite_store.Group, st
     config["model_zoo"]["alexnet"]["layers"].update(group.layers)
     config["data"] = {"base_url": base_url, "cache_dir": str(folder.parent / "cache"),
                       "local_files": local_files(store), "checksums_override": str(store / "checksums.json")}
+    from brainpipe import benchmarks
+
+    family = benchmarks.parse(identifier).family
+    if family.private is not None:  # Brain-Score scores MajajHong2015.* and FreemanZiemba2013.* on the private files
+        config["data"]["access"] = {family.name: "private"}
     path = folder / "config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
