@@ -14,7 +14,8 @@ store's files that the catalog does not fetch from ``data.base_url`` (full URLs 
 supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` builds every cell, then:
 
 * every cell of the grid is read back: *scored* (a number), *empty* (``score: null`` with its ``reason``) or
-  *missing* (no file: a job failed; the run's log names it) — the script exits 1 if any cell is missing;
+  *missing* (no file: a job failed; the run's log names it) — the script exits 1 if any cell is missing or any job
+  failed (a report job too);
 * the run's cost: wall seconds, CPU seconds of Snakemake and its jobs, the peak resident memory of the largest
   process (ru_maxrss of the children) and of the whole process tree (summed RSS, sampled every 0.5 s), the disk
   the folder holds (results, caches, logs; the store itself not counted), the jobs run (per rule);
@@ -222,7 +223,7 @@ def main(argv=None) -> int:
         print(f"{family:<40} {count:>6} {seconds:>8.1f}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
-    return 1 if figures["missing"] else 0
+    return 1 if figures["missing"] or returncode else 0  # a failed report job fails the run too
 
 
 if __name__ == "__main__":

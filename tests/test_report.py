@@ -135,6 +135,17 @@ def test_plots_are_png(grid, tmp_path):
     assert figures.fold_values(temporal) == pytest.approx([0.15, 0.35])
 
 
+def test_a_benchmark_whose_cells_are_all_empty_still_gets_its_panel(tmp_path):
+    """The whole suite for a model without V4 and one without folds there (empty cells, null scores): the folds
+    figure draws the panel with a note instead of failing (matplotlib's boxplot refuses no data)."""
+    empty = [headline("recurrent", "Cowley2026.V4-pls", None, per_fold=[], empty_cell=True,
+                      reason="commits no layer to region V4"),
+             headline("pixels", "Cowley2026.V4-pls", None, per_fold=[], reason="the ceiling is NaN")]
+    scored = headline("pixels", "Li2026.V4-pls", 0.3)
+    figures.plot_folds(empty + [scored], tmp_path / "folds.png")
+    assert is_png(tmp_path / "folds.png")
+
+
 def test_one_recording_counts_once_and_the_access_is_shown():
     """MajajHong2015.IT-pls on the public recordings (the private files absent) and MajajHong2015public.IT-pls score
     the same recording: both shown, the first of the grid counted in IT (mean) and the average, the access named in

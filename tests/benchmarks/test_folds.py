@@ -129,3 +129,30 @@ def test_a_kind_without_a_fold_is_refused_with_the_registered_kinds():
     with pytest.raises(ValueError, match=r"fold kind 'behaviour' is registered twice"):
         register_fold("behaviour")(other)
     assert set(FOLDS) == {"behaviour", "custom", "regression", "representational", "reverse", "temporal"}
+
+
+def test_a_temporal_layer_is_read_on_the_recordings_time_bins():
+    """Brain-Score asks a temporal model for the aligned recordings' bins; brainpipe's layer is on the benchmark's
+    declared bins (the real file's): a file that ends earlier takes its bins out of them, the same numbers as a
+    request for those bins; a bin the layer lacks is named; a static layer is untouched."""
+    import numpy as np
+    import pytest
+    import xarray as xr
+
+    from brainpipe.benchmarks.folds import on_target_bins
+
+    def timed(starts, values=None):
+        starts = np.asarray(starts)
+        values = np.arange(2 * 3 * len(starts), dtype=float).reshape(2, 3, len(starts)) if values is None else values
+        return xr.DataArray(values, dims=("presentation", "neuroid", "time_bin"),
+                            coords={"time_bin_start": ("time_bin", starts), "time_bin_end": ("time_bin", starts + 10)})
+
+    layer = timed(np.arange(0, 290, 10))  # 29 declared bins
+    recordings = timed(np.arange(0, 70, 10), np.zeros((2, 3, 7)))  # a file ending at 80 ms: 7 aligned bins
+    picked = on_target_bins(layer, recordings, "layer.nc")
+    assert picked.sizes["time_bin"] == 7 and (picked.values == layer.values[:, :, :7]).all()
+    assert on_target_bins(layer, layer, "layer.nc") is layer
+    static = xr.DataArray(np.ones((2, 3)), dims=("presentation", "neuroid"))
+    assert on_target_bins(static, recordings, "layer.nc") is static
+    with pytest.raises(ValueError, match=r"layer\.nc: the layer has no time bin \[290, 300\] ms"):
+        on_target_bins(layer, timed([280, 290]), "layer.nc")

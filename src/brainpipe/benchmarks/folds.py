@@ -91,7 +91,7 @@ def _from_activations(benchmark, job: FoldJob, device: str) -> tuple[dict, list[
 
     target = read_netcdf(job.target, required_coords=("stimulus_id", "neuroid_id"))
     started = time.perf_counter()
-    source = read_netcdf(job.source, required_coords=("stimulus_id", "neuroid_id"))
+    source = on_target_bins(read_netcdf(job.source, required_coords=("stimulus_id", "neuroid_id")), target, job.source)
     check_components(benchmark, source.sizes["neuroid"], job.layer)
     result = job.finished(run_fold(benchmark, source, target, job.fold, device=device), started)
     return result, _neural_lines(result, job, source.sizes["neuroid"], target)
@@ -121,6 +121,28 @@ def regression_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
 def torch_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
     """A spantime regression or reverse predictivity over the activations, on the configured device."""
     return _from_activations(benchmark, job, _torch_device(job))
+
+
+def on_target_bins(source, target, where: str):
+    """A temporal model's layer (its steps on the benchmark's declared bins) on exactly the recordings' time bins.
+    Brain-Score asks the model for the aligned recordings' bins (benchmarks/majajhong2015/benchmark.py: ``range(0,
+    time_bin_end.max() - 10, 10)``), which brainpipe declares from the real file; a file that ends earlier has
+    fewer. Each bin's response depends on that bin alone (the nearest step: brainpipe.models.temporal), so the
+    recordings' bins taken out of the declared ones are what that request gives. A static layer (no time_bin) and a
+    layer already on the recordings' bins are returned as they are; ValueError naming ``where`` for a recorded bin
+    the layer lacks."""
+    if "time_bin" not in source.dims or "time_bin" not in target.dims:
+        return source
+    bins = lambda array: list(zip(array["time_bin_start"].values.tolist(),  # noqa: E731
+                                  array["time_bin_end"].values.tolist()))
+    ours, theirs = bins(source), bins(target)
+    if ours == theirs:
+        return source
+    missing = [b for b in theirs if b not in ours]
+    if missing:
+        raise ValueError(f"{where}: the layer has no time bin {list(missing[0])} ms of the recordings' {len(theirs)}; "
+                         f"it has {len(ours)} from {list(ours[0])} to {list(ours[-1])}")
+    return source.isel(time_bin=[ours.index(b) for b in theirs])
 
 
 @register_fold("representational")

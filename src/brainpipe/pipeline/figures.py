@@ -89,9 +89,13 @@ def plot_folds(headlines, path, models=None, benchmarks=None):
         values = [fold_values(by_cell.get((m, benchmark), {})) for m in models]
         positions = np.arange(len(models))
         present = [i for i, v in enumerate(values) if v]
-        ax.boxplot([values[i] for i in present], positions=positions[present], widths=0.5, whis=(0, 100),
-                   medianprops={"color": "#444"}, boxprops={"color": "#888"}, whiskerprops={"color": "#888"},
-                   capprops={"color": "#888"})
+        if present:  # a benchmark every model's cell of which is empty or null has no folds to draw
+            ax.boxplot([values[i] for i in present], positions=positions[present], widths=0.5, whis=(0, 100),
+                       medianprops={"color": "#444"}, boxprops={"color": "#888"}, whiskerprops={"color": "#888"},
+                       capprops={"color": "#888"})
+        else:
+            ax.text(0.5, 0.5, "no folds: every cell is empty or has no score", ha="center", va="center",
+                    transform=ax.transAxes, fontsize=9, color="#666")
         for i in present:
             jitter = rng.uniform(-0.12, 0.12, len(values[i]))
             ax.scatter(positions[i] + jitter, values[i], s=22, alpha=0.8, color=f"C{i % 10}", zorder=3)
