@@ -34,6 +34,7 @@ import fnmatch
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -154,7 +155,9 @@ def brainpipe_config(folder: Path, identifier: str, group: suite_store.Group, st
 
 
 def run_brainpipe(identifier: str, group: suite_store.Group, store: Path, base_url: str, weights: Path,
-                  work: Path, timeout: float) -> dict:
+                  work: Path, timeout: float, keep: bool = True) -> dict:
+    """One identifier's ``snakemake`` run in its own folder; ``keep=False`` removes the folder after a run that
+    succeeded (a whole-suite table writes tens of GB of activations otherwise), a failed run's folder stays."""
     folder = work / "brainpipe" / identifier
     folder.mkdir(parents=True, exist_ok=True)
     config = brainpipe_config(folder, identifier, group, store, base_url, weights)
@@ -176,6 +179,8 @@ def run_brainpipe(identifier: str, group: suite_store.Group, store: Path, base_u
         return {"failure": "brainpipe failed: " + (lines[-1] if lines else run.stderr[-300:]).strip()[:300],
                 "seconds": seconds}
     result = json.loads((folder / target).read_text())
+    if not keep:
+        shutil.rmtree(folder, ignore_errors=True)
     return {**{key: result.get(key) for key in NUMBERS}, "seconds": seconds, "reason": result.get("reason")}
 
 
@@ -316,7 +321,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, help="at most this many identifiers per group")
     parser.add_argument("--identifiers", nargs="+", help="only these identifiers (shell patterns)")
     parser.add_argument("--side", choices=("both", "brainpipe", "brainscore"), default="both")
-    parser.add_argument("--work", type=Path, help="keep the runs' folders here (default: a temporary folder)")
+    parser.add_argument("--work", type=Path, help="keep the runs' folders here (default: a temporary folder, where "
+                        "a brainpipe run's folder is removed once it has its score)")
     parser.add_argument("--out", type=Path, default=TABLE)
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per brainpipe run / Brain-Score group")
     args = parser.parse_args(argv)
@@ -349,7 +355,7 @@ def main(argv=None) -> int:
             if args.side in ("both", "brainpipe"):
                 for identifier in ids:
                     ours[identifier] = run_brainpipe(identifier, group, store, server.url, weights, folder,
-                                                     args.timeout)
+                                                     args.timeout, keep=args.work is not None)
                     print(f"brainpipe {identifier}: {ours[identifier]}", flush=True)
             theirs = {i: {} for i in ids}
             if args.side in ("both", "brainscore"):
