@@ -151,11 +151,19 @@ def score_one(identifier: str, model_identifier: str, store: Path) -> dict:
     model = load_model(model_identifier)
     score = benchmark(model)
     seconds = time.perf_counter() - start
+    return {"benchmark": identifier, "model": model_identifier, **score_numbers(score), "seconds": round(seconds, 3),
+            "files": served, "versions": versions()}
+
+
+def score_numbers(score) -> dict:
+    """score, raw, ceiling and error of a Brain-Score Score. A Score of the older layout (Igustibagus2024's readout
+    benchmark) holds ``aggregation: [center, error]``: its score is the centre, not the mean of the two."""
     attrs = getattr(score, "attrs", {})
-    return {"benchmark": identifier, "model": model_identifier, "score": number(score),
-            "raw": number(attrs.get("raw")), "ceiling": number(attrs.get("ceiling")),
-            "error": number(attrs.get("error")), "seconds": round(seconds, 3), "files": served,
-            "versions": versions()}
+    error = number(attrs.get("error"))
+    if "aggregation" in getattr(score, "dims", ()):
+        score, error = score.sel(aggregation="center"), number(score.sel(aggregation="error"))
+    return {"score": number(score), "raw": number(attrs.get("raw")), "ceiling": number(attrs.get("ceiling")),
+            "error": error}
 
 
 def main(argv=None) -> int:

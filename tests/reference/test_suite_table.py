@@ -86,6 +86,19 @@ def test_the_runner_parses_and_defines_its_file_source_without_brainscore():
     assert refused.returncode == 2 and "--out takes one benchmark" in refused.stderr
 
 
+def test_the_runner_reads_the_centre_of_a_score_with_an_aggregation_dimension():
+    """Brain-Score's older Score layout (Igustibagus2024's readout benchmark): values [center, error] along
+    ``aggregation``; the score is the centre (the mean of both was once read: 0.42 for a centre of 0.70)."""
+    import xarray as xr
+
+    score_numbers = runpy.run_path(str(RUNNER))["score_numbers"]
+    older = xr.DataArray([0.7, 0.15], coords={"aggregation": ["center", "error"]}, dims=["aggregation"],
+                         attrs={"raw": xr.DataArray([[0.6, 0.8]], dims=["split", "domain"])})
+    assert score_numbers(older) == {"score": 0.7, "raw": pytest.approx(0.7), "ceiling": None, "error": 0.15}
+    current = xr.DataArray(0.4, attrs={"raw": 0.5, "ceiling": 0.625, "error": 0.01})
+    assert score_numbers(current) == {"score": 0.4, "raw": 0.5, "ceiling": 0.625, "error": 0.01}
+
+
 def test_make_reference_venv_installs_cpu_torch_first_and_no_plugin_requirements(tmp_path):
     venv = tmp_path / "ref"
     steps = subprocess.run(["make", "-n", "reference-venv", f"REFERENCE_VENV={venv}"], cwd=ROOT, capture_output=True,
