@@ -44,25 +44,31 @@ def overlay(models: int, benchmarks: list[str]) -> dict:
     return {"models": list(entries), "model_zoo": entries, "benchmarks": benchmarks}
 
 
+def timed_run(command: list[str], cwd) -> tuple[subprocess.CompletedProcess, dict]:
+    """Run ``command`` (without a SNAKEMAKE_PROFILE from the environment); its result and its wall seconds, CPU
+    seconds (it and its children), peak resident memory of its largest process, and the load average before it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SNAKEMAKE_PROFILE", "BRAINPIPE_DATA_URL")}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return result, {"wall_s": wall, "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+                    "peak_mb": after.ru_maxrss / 1024, "load": load}
+
+
 def plan(models: int, benchmarks: list[str]) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench_planning_") as folder:
         config = Path(folder) / "grid.yaml"
         config.write_text(yaml.safe_dump(overlay(models, benchmarks)))
-        env = {k: v for k, v in os.environ.items() if k != "SNAKEMAKE_PROFILE"}
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        load = os.getloadavg()[0]
-        start = time.perf_counter()
-        result = subprocess.run([SNAKEMAKE, "-n", "--quiet", "rules", "-s", str(REPO / "Snakefile"), "--directory",
-                                 folder, "--configfile", str(REPO / "config" / "config.yaml"), str(config)],
-                                cwd=folder, env=env, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result, cost = timed_run([SNAKEMAKE, "-n", "--quiet", "rules", "-s", str(REPO / "Snakefile"), "--directory",
+                                  folder, "--configfile", str(REPO / "config" / "config.yaml"), str(config)], folder)
     if result.returncode != 0:
         raise SystemExit(f"snakemake -n failed for {models} model(s):\n{(result.stdout + result.stderr)[-3000:]}")
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, flags=re.M))
     return {"models": models, "jobs": int(counts.get("total", 0)), "empty_cells": int(counts.get("empty_cell", 0)),
-            "wall_s": wall, "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-            "peak_mb": after.ru_maxrss / 1024, "load": load}
+            **cost}
 
 
 def main(argv=None) -> int:

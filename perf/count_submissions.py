@@ -24,11 +24,8 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -36,7 +33,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_planning import overlay  # noqa: E402  (perf/ is a folder of scripts, not a package)
+from bench_planning import overlay, timed_run  # noqa: E402  (perf/ is a folder of scripts, not a package)
 
 # the dry run's job headers: "[timestamp]" on its own line, then "rule NAME:"; a group's header line holds both
 GROUP = re.compile(r"^(?:\[[^\]]*\] )?Group job (\S+) \(jobs in lexicogr\. order\):$")
@@ -137,21 +134,13 @@ def dry_run(models: int, benchmarks: list[str], profile: str) -> tuple[str, dict
     with tempfile.TemporaryDirectory(prefix="count_submissions_") as folder:
         config = Path(folder) / "grid.yaml"
         config.write_text(yaml.safe_dump(overlay(models, benchmarks)))
-        env = {k: v for k, v in os.environ.items() if k != "SNAKEMAKE_PROFILE"}
         command = [sys.executable, __file__, "--snakemake", "-n", "--quiet", "reason", "-s", str(REPO / "Snakefile"),
                    "--directory", folder, "--configfile", str(REPO / "config" / "config.yaml"), str(config),
                    "--profile", str(REPO / profile)]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        load = os.getloadavg()[0]
-        start = time.perf_counter()
-        result = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result, cost = timed_run(command, folder)
     if result.returncode != 0:
         raise SystemExit(f"snakemake -n failed for {models} model(s):\n{(result.stdout + result.stderr)[-3000:]}")
-    return result.stdout + result.stderr, {
-        "wall_s": wall, "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-        "peak_mb": after.ru_maxrss / 1024, "load": load}
+    return result.stdout + result.stderr, cost
 
 
 def report(label: str, counts: dict, timing: dict | None = None) -> None:

@@ -188,6 +188,17 @@ def test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_or_a_
         assert 0 < cell("alexnet_untrained", identifier)["score"] <= 1
     assert result["disk_mb"] > 0 and result["peak_process_tree_mb"] >= result["peak_largest_process_mb"] > 0
     assert "MajajHong2015public" in result["families"]
+    # perf/bench_finished_planning.py as documented (docs/performance.md), on this finished run: two copies of
+    # alexnet_untrained's folders, the whole run that records the three models finished, then the timed starts
+    bench = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_finished_planning.py"), "--work",
+                            str(tmp_path / "run"), "--models", "3"], capture_output=True, text=True, timeout=900)
+    assert bench.returncode == 0, bench.stdout[-3000:] + bench.stderr[-3000:]
+    rows = {line[:52].strip(): line[52:].split() for line in bench.stdout.splitlines() if line.startswith("snakemake")}
+    assert rows["snakemake -n (finished models skipped)"][:2] == ["3", "0"], bench.stdout  # 3 finished, nothing to do
+    skipped_off = rows["snakemake -n, skip_finished_models=False"]
+    assert skipped_off[0] == "0" and int(skipped_off[1]) == 0, bench.stdout  # every job planned: none needs to run
+    one_more = rows["snakemake -n, one more model without results"]
+    assert one_more[0] == "3" and int(one_more[1]) > 10, bench.stdout  # only the new model's jobs (and the tables)
 
 
 def test_identifier_patterns_select_within_the_groups():

@@ -4,10 +4,11 @@
 # model is.
 from pathlib import Path
 
+from snakemake.logging import logger
 from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
-from brainpipe.pipeline import fork_server, grid_cells, parse_cache
+from brainpipe.pipeline import finished_models, fork_server, grid_cells, parse_cache
 from brainpipe.pipeline.benchmark_selectors import config_benchmarks
 from brainpipe.pipeline.declared_files import (DeclaredDataError, StaleSha1, check_declared_behaviour,
                                               check_declared_sha1s)
@@ -68,6 +69,28 @@ try:  # a region no model commits (a typo) stops here, before any job, not as a 
         check_declared_behaviour(config, Path(".snakemake/brainpipe/declared_sha1.json"))
 except (ConfigError, StaleSha1, DeclaredDataError) as error:
     raise WorkflowError(str(error)) from None
+
+
+# Models the last whole run of this grid finished, with nothing changed since (config, code, files): their files are
+# read as they are and none of their jobs is planned (src/brainpipe/pipeline/finished_models.py). Planning a finished
+# grid of 50 models × every Brain-Score benchmark went from minutes to seconds; a command that asks for more than a
+# plain run (--forceall, --forcerun, --report, --summary, ...) or config skip_finished_models: false plans them all.
+FINISHED_CODE = None
+if workflow.is_main_process and config["skip_finished_models"]:
+    FINISHED_CODE = finished_models.code_digest(finished_models.code_folders(REPOSITORY))
+    if finished_models.RECORD.exists() and finished_models.asks_for_everything(sys.argv) is None:
+        PLAN.finished_models = frozenset(finished_models.finished(config, FINISHED_CODE))
+    if PLAN.finished_models:
+        logger.info(f"brainpipe: {len(PLAN.finished_models)} of {len(config['models'])} models finished by the last "
+                    f"whole run, nothing changed since ({finished_models.RECORD}): their files are read as they are, "
+                    f"their jobs not planned: {', '.join(sorted(PLAN.finished_models))}. Any change to the config, "
+                    "the code or their files plans them again, as do --forceall and skip_finished_models: false.")
+
+
+onsuccess:
+    # a whole run of the grid (the default target) ended well: every model is finished as its files are now
+    if FINISHED_CODE is not None and finished_models.whole_run(workflow):
+        finished_models.record(config, FINISHED_CODE)
 
 
 wildcard_constraints:

@@ -23,7 +23,8 @@ rule empty_cell:
         reason=lambda wildcards: EMPTY_CELLS[wildcards.cell],
         benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.cell.split("/", 1)[1]).metadata(),
     wildcard_constraints:
-        cell=grid_cells.cell_pattern(EMPTY_CELLS),
+        # a finished model's empty cells are read as they are (common.smk: PLAN.finished_models)
+        cell=grid_cells.cell_pattern([c for c in EMPTY_CELLS if c.split("/", 1)[0] not in PLAN.finished_models]),
     conda:
         "../envs/brainpipe.yaml"
     log:

@@ -48,7 +48,7 @@ rule time_bins:
         region_bins=PLAN.temporal.region_bins,
         requested=lambda wildcards: [list(b) for b in PLAN.temporal.bins_of_key(wildcards.window)],
     wildcard_constraints:
-        model=alternatives(PLAN.temporal.models),
+        model=PLAN.patterns.temporal_model,
         stimuli="[^/]+",
         window="[0-9]+-[0-9]+(?:x[0-9]+)?",
     resources:
@@ -72,7 +72,7 @@ rule gram_timed:
         code=stage_code("gram_timed"),
         device=config.get("device", "auto"),
     wildcard_constraints:
-        model=alternatives(PLAN.temporal.models),
+        model=PLAN.patterns.temporal_model,
         stimuli="[^/]+",
     threads: 2
     resources:

@@ -90,10 +90,11 @@ class Patterns:
         Scialom2024_rgbEngineeringAccuracy with no '-<metric>'), longest first."""
         return _longest_first(bench.base.verbatim_identifiers(self.plan.registry.families))
 
-    @property
+    @functools.cached_property
     def model(self) -> str:
-        """Any model: the {model} wildcard of every rule."""
-        return MODEL
+        """Any model but a finished one (pipeline/finished_models.py: its files are read as they are, and no rule
+        makes them): the {model} wildcard of every rule."""
+        return _NOT_A_RESULT_FOLDER + _none_of(self.plan.finished_models, followed_by="/") + "[^/]+"
 
     @functools.cached_property
     def benchmark(self) -> str:
@@ -176,12 +177,13 @@ class Patterns:
     @functools.cached_property
     def temporal_model(self) -> str:
         """Temporal models (model_zoo entries with a time_mapping): activations_temporal writes their layer files."""
-        return alternatives(self.plan.temporal.models)
+        return alternatives(m for m in self.plan.temporal.models if m not in self.plan.finished_models)
 
     @functools.cached_property
     def static_model(self) -> str:
         """Every other model: the activations rules write its layer files (results/activations/<model>/...)."""
-        return _NOT_A_RESULT_FOLDER + _none_of(self.plan.temporal.models, followed_by="/") + "[^/]+"
+        refused = sorted(set(self.plan.temporal.models) | set(self.plan.finished_models))
+        return _NOT_A_RESULT_FOLDER + _none_of(refused, followed_by="/") + "[^/]+"
 
     # --- the grid's cells -----------------------------------------------------------------------------------------
 
@@ -193,9 +195,11 @@ class Patterns:
         by_model = {}
         for cell in self.plan.grid.empty_cells:
             model, benchmark = cell.split("/", 1)
-            by_model.setdefault(model, []).append(benchmark)
+            if model not in self.plan.finished_models:
+                by_model.setdefault(model, []).append(benchmark)
         cells = "|".join(f"{re.escape(model)}/(?:{prefix_tree(by_model[model])})" for model in sorted(by_model))
-        return _NOT_A_RESULT_FOLDER + (f"(?!(?:{cells})\\.json)" if cells else "") + "[^/]+"
+        return (_NOT_A_RESULT_FOLDER + _none_of(self.plan.finished_models, followed_by="/")
+                + (f"(?!(?:{cells})\\.json)" if cells else "") + "[^/]+")
 
     # --- data sets ------------------------------------------------------------------------------------------------
 

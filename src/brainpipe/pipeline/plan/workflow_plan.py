@@ -34,6 +34,9 @@ class WorkflowPlan:
     def __init__(self, config: dict, registry):
         self.config = config
         self.registry = registry
+        # models the last whole run finished, with nothing changed since (pipeline/finished_models.py): their files
+        # are read as they are and no rule makes them (patterns); set by common.smk before the rules are read
+        self.finished_models: frozenset[str] = frozenset()
         # asked for by every job's input and params functions (2,400 times for 44 benchmarks); a parse has one config
         self.benchmark = functools.cache(self._benchmark)
         # asked by the params of every preparation job of a data set (811 times for 3 models × Brain-Score), each

@@ -1,0 +1,216 @@
+"""Models a grid has finished under this very config and code, which the next ``snakemake`` start does not plan again.
+
+Snakemake builds the whole DAG at every start, also of jobs whose files are all there: about 3 ms of CPU a job, so
+50 models × every Brain-Score benchmark (55,000 jobs) took three minutes to plan before anything ran, and again to
+find that nothing had to. A model is *finished* when the last run of the whole grid (the default target, ending in
+success) made all its cells, and since then nothing that decides its results has changed:
+
+- the config, but for the list of models and the other models' model_zoo entries (any change to a setting, a data
+  source or a benchmark of your own is a change for every model), with the model's benchmarks a subset of those it
+  finished;
+- the code: every file of the brainpipe package and of the workflow, and the versions of the libraries that compute;
+- the files: every file under the model's result folders (``results/<model>``, ``results/activations/<model>``, ...),
+  every file the results of all models share (``results/ceilings``, ``results/assemblies``, ``resources/``...), and
+  every file the config names (a weights_file, a model's source, a local data file), by size and modification time.
+
+The finished models' files stay where they are and are read as they are (the summary, the leaderboard and the figures
+take them as inputs); no rule makes them (their names are left out of the rules' ``{model}`` wildcard constraints,
+pipeline/plan/patterns.py), so Snakemake plans none of their jobs. Anything else, or a command that asks for more
+than a plain run (``--forceall``, ``--forcerun``, ``--report``, ``--summary``...), plans the model's jobs again, as
+before, and Snakemake reruns what changed. The record is ``.snakemake/brainpipe/finished_models.json``; config
+``skip_finished_models: false`` turns this off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import sys
+from pathlib import Path
+
+from brainpipe.io.atomic import atomic_path
+
+#: where the record is kept, beside Snakemake's own state (relative to the working directory)
+RECORD = Path(".snakemake/brainpipe/finished_models.json")
+#: bump when what a stamp covers changes: an older record then finishes nothing
+VERSION = 1
+#: results/<folder>/<model>/... : the result folders of one model besides results/<model>/ (rule outputs' patterns)
+MODEL_FOLDERS = ("activations", "behaviour", "gram", "properties", "thresholds", "trial_activations", "plots/sweep")
+#: results/<folder>/...: the files every model's results read (ceilings, prepared data, stimuli on screen)
+SHARED_RESULT_FOLDERS = ("ceilings", "assemblies", "stimuli_on_screen", "benchmarks")
+#: the libraries whose version can change a number (a new scikit-learn solver, a new torch kernel)
+COMPUTING_LIBRARIES = ("numpy", "scipy", "scikit-learn", "xarray", "netCDF4", "torch", "torchvision", "timm",
+                       "pillow", "snakemake")
+#: config keys that list the grid rather than decide a model's results
+GRID_KEYS = ("models", "benchmarks", "model_zoo")
+#: Snakemake options (its command line's names) that ask for more than a plain run of the whole grid: every model is
+#: planned for them, as before (a --report lists the jobs of every model; -R reruns some of a finished model's)
+PLAN_EVERYTHING_OPTIONS = ("forceall", "forcerun", "force", "until", "omit_from", "touch", "report", "report_after_run",
+                           "summary", "detailed_summary", "list_changes", "list_input_changes", "list_params_changes",
+                           "list_untracked", "delete_all_output", "delete_temp_output", "cleanup_metadata", "archive",
+                           "dag", "rulegraph", "filegraph", "d3dag", "batch", "allowed_rules", "target_jobs",
+                           "containerize", "export_cwl", "generate_unit_tests", "unlock")
+
+
+def asks_for_everything(argv) -> str | None:
+    """Why a Snakemake command line ``argv`` must plan every model (an option such as ``--forceall``, or targets of
+    its own: a file of a finished model must have a rule to be a target), read with Snakemake's own parser; None
+    for a plain run or dry run of the whole grid."""
+    from snakemake.cli import get_argument_parser
+
+    try:
+        args, _ = get_argument_parser().parse_known_args(list(argv[1:]))
+    except SystemExit:  # Snakemake itself says what is wrong with the command line
+        return "a command line Snakemake cannot read"
+    if set(args.targets or []) - {"all"}:
+        return "targets on the command line"
+    for option in PLAN_EVERYTHING_OPTIONS:
+        if getattr(args, option, None):
+            return "--" + option.replace("_", "-")
+    return None
+
+
+def code_folders(workflow_folder) -> list[Path]:
+    """What the code digest reads: the brainpipe package that runs, and the workflow beside ``workflow_folder``'s
+    Snakefile (its rules, scripts and schemas)."""
+    workflow_folder = Path(workflow_folder)
+    package = Path(__file__).resolve().parents[1]  # src/brainpipe, or site-packages/brainpipe where installed
+    return [package, workflow_folder / "workflow", workflow_folder / "Snakefile"]
+
+
+def whole_run(workflow) -> bool:
+    """Whether a Snakemake run that ended in success made the whole grid as it is now: the default target, every
+    rule allowed, nothing left out (``--until``, ``--omit-from``, ``--batch``), no ``--touch``, on this machine's
+    main process."""
+    settings = workflow.dag_settings
+    return bool(workflow.is_main_process and not workflow.touch and set(settings.targets) <= {"all"}
+                and not settings.until and not settings.omit_from and settings.batch is None
+                and not settings.allowed_rules and not settings.target_jobs)
+
+
+def _digest(items) -> str:
+    hasher = hashlib.sha256()
+    for item in items:
+        hasher.update(json.dumps(item, sort_keys=True, default=str).encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:24]
+
+
+def _files(root: Path):
+    """Every file under ``root`` (none if it is not there), but one stamp for a directory output: Snakemake's
+    ``.snakemake_timestamp`` inside it stands for its contents, as it does for Snakemake."""
+    if root.is_file():
+        yield root
+        return
+    for folder, subfolders, files in os.walk(root):
+        if ".snakemake_timestamp" in files:
+            subfolders.clear()
+            yield Path(folder) / ".snakemake_timestamp"
+            continue
+        subfolders.sort()
+        for name in sorted(files):
+            yield Path(folder) / name
+
+
+def stamp(roots) -> str:
+    """The size and modification time of every file under ``roots``, as one digest."""
+    entries = []
+    for root in roots:
+        for path in _files(Path(root)):
+            try:
+                status = path.stat()
+            except FileNotFoundError:  # removed while walking (a staging file)
+                continue
+            entries.append((str(path), status.st_size, status.st_mtime_ns))
+    return _digest(entries)
+
+
+def code_digest(folders) -> str:
+    """The contents of every file under ``folders`` (the brainpipe package, the workflow: rules, scripts, schemas)
+    and the versions of Python and of the computing libraries."""
+    hasher = hashlib.sha256()
+    for folder in folders:
+        folder = Path(folder)
+        paths = [folder] if folder.is_file() else sorted(
+            p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+        for path in paths:
+            hasher.update(str(path.relative_to(folder.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+    versions = [sys.version]
+    for name in COMPUTING_LIBRARIES:
+        try:
+            versions.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    hasher.update("\n".join(versions).encode())
+    return hasher.hexdigest()[:24]
+
+
+def _named_files(value) -> list[str]:
+    """Every existing file a config value names (a weights_file, a model's source file, a local data file)."""
+    if isinstance(value, dict):
+        return [path for item in value.values() for path in _named_files(item)]
+    if isinstance(value, (list, tuple)):
+        return [path for item in value for path in _named_files(item)]
+    if isinstance(value, str) and len(value) < 4096 and os.path.isfile(value):
+        return [value]
+    return []
+
+
+def model_key(config: dict, model: str, code: str) -> str:
+    """What decides ``model``'s results but its files and the benchmarks: the config less the grid's lists, the
+    model's own entry, the code, and the files the config names (size and modification time)."""
+    shared = {key: value for key, value in config.items() if key not in GRID_KEYS}
+    entry = (config.get("model_zoo") or {}).get(model)
+    named = sorted(set(_named_files(shared) + _named_files(entry)))
+    return _digest([shared, entry, code, stamp(named)])
+
+
+def model_roots(model: str, results: Path = Path("results")) -> list[Path]:
+    """The result folders of ``model``."""
+    return [results / model] + [results / folder / model for folder in MODEL_FOLDERS]
+
+
+def shared_stamp(results: Path = Path("results"), resources: Path = Path("resources")) -> str:
+    """The stamp of the files every model's results read: results/ceilings, assemblies, stimuli on screen, and
+    everything fetched or made under resources/."""
+    return stamp([results / folder for folder in SHARED_RESULT_FOLDERS] + [resources])
+
+
+def read_record(path: Path = RECORD) -> dict:
+    """The record of the last whole run, or an empty one (none yet, another version, or unreadable)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) and record.get("version") == VERSION else {}
+
+
+def finished(config: dict, code: str, path: Path = RECORD) -> list[str]:
+    """The models of ``config`` (its ``benchmarks`` expanded) that the record says are finished and that nothing
+    has changed for since."""
+    record = read_record(path)
+    if not record or record.get("shared") != shared_stamp():
+        return []
+    benchmarks = set(config.get("benchmarks") or [])
+    done = []
+    for model in config.get("models") or []:
+        entry = (record.get("models") or {}).get(model)
+        if (entry and entry.get("key") == model_key(config, model, code)
+                and benchmarks <= set(entry.get("benchmarks") or [])
+                and entry.get("files") == stamp(model_roots(model))):
+            done.append(model)
+    return done
+
+
+def record(config: dict, code: str, path: Path = RECORD) -> None:
+    """After a whole run of the grid ended in success: every model of ``config`` is finished as its files are now."""
+    entries = {model: {"key": model_key(config, model, code), "benchmarks": sorted(config.get("benchmarks") or []),
+                       "files": stamp(model_roots(model))}
+               for model in config.get("models") or []}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(path) as staging:
+        Path(staging).write_text(json.dumps({"version": VERSION, "shared": shared_stamp(), "models": entries},
+                                            indent=1, sort_keys=True))
+
