@@ -109,8 +109,8 @@ def main(argv=None) -> int:
     one_more.write_text(yaml.safe_dump({"models": [FIRST] + copies + ["alexnet_new"],
                                         "model_zoo": {**entries, "alexnet_new": {**zoo[FIRST], "seed": 1000}}}))
     run = snakemake(work, [suite, grid])  # the summary, leaderboard and figures of N models; records them finished
-    print(f"whole run of the {args.models}-model grid (every job planned, {run['jobs']} to run): "
-          f"{run['wall_s']:.0f} s wall; record: {work / RECORD}")
+    print(f"whole run of the {args.models}-model grid ({run['jobs']} jobs to run: the tables and figures of the new "
+          f"copies): {run['wall_s']:.0f} s wall; record: {work / RECORD}")
     print(f"{'start':<52} {'finished':>8} {'jobs':>7} {'wall s':>7} {'CPU s':>7} {'peak MB':>8} {'load':>5}")
     starts = [("snakemake -n (finished models skipped)", [grid], ["-n"]),
               ("snakemake -n, skip_finished_models=False", [grid], ["-n", "--config", "skip_finished_models=False"]),

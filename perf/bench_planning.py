@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -48,14 +47,18 @@ def timed_run(command: list[str], cwd) -> tuple[subprocess.CompletedProcess, dic
     """Run ``command`` (without a SNAKEMAKE_PROFILE from the environment); its result and its wall seconds, CPU
     seconds (it and its children), peak resident memory of its largest process, and the load average before it."""
     env = {k: v for k, v in os.environ.items() if k not in ("SNAKEMAKE_PROFILE", "BRAINPIPE_DATA_URL")}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return result, {"wall_s": wall, "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-                    "peak_mb": after.ru_maxrss / 1024, "load": load}
+    with tempfile.TemporaryFile("w+") as output:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=output, stderr=output, text=True)
+        # this command's own usage (wait4), not every child's so far: its peak is its own largest process's
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        output.seek(0)
+        text = output.read()
+    result = subprocess.CompletedProcess(command, os.waitstatus_to_exitcode(status), text, "")
+    return result, {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+                    "load": load}
 
 
 def plan(models: int, benchmarks: list[str]) -> dict:

@@ -60,6 +60,13 @@ ELSEWHERE = {
     "'!family:Zerbe2026_fmri_persubject'": "the whole suite for three models (about an hour on 2 cores): "
         "tests/reference/test_suite_table.py::test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_"
         "or_a_reason plans this selection for the three models and runs a sample of it with the same script",
+    ".venv/bin/python perf/bench_suite.py --store /tmp/suite-store --models alexnet_untrained --benchmarks "
+    "suite:brainscore '!family:Zerbe2026_fmri_persubject' --work /tmp/finished-grid": "one model × the suite (about "
+        "10 minutes on 2 cores): tests/reference/test_suite_table.py::test_the_suite_grid_plans_every_benchmark_and_"
+        "runs_a_sample_to_a_score_or_a_reason runs the same script with --work on a sample",
+    ".venv/bin/python perf/bench_finished_planning.py --work /tmp/finished-grid --models 50": "needs the run above: "
+        "tests/reference/test_suite_table.py::test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_"
+        "or_a_reason runs it with --models 3 on its sample's finished run",
     ".venv/bin/python perf/bench_behaviour.py": "every behavioural family cold through the workflow (several "
         "minutes, past this file's 10-minute limit on a loaded machine); the same code runs for one family in the "
         "README's --only command, run here",
