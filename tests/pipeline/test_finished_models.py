@@ -92,6 +92,14 @@ def test_a_model_key_covers_the_settings_and_its_entry_but_not_the_grid_lists(tm
     named = fm.model_key(with_weights, "pixels", "code1")
     os.utime(weights, ns=(10**18 + 1, 10**18 + 1))
     assert fm.model_key(with_weights, "pixels", "code1") != named
+    # a folder the config names (your images): every file in it; not the working folder or results/
+    image = write(tmp_path / "my_images" / "a.png", "p", mtime_ns=10**18)
+    with_images = {**CONFIG, "benchmark_zoo": {"Mine": {"images": "my_images", "here": ".", "out": "results"}}}
+    images = fm.model_key(with_images, "pixels", "code1")
+    write(tmp_path / "results" / "pixels" / "x.json")
+    assert fm.model_key(with_images, "pixels", "code1") == images
+    os.utime(image, ns=(10**18 + 1, 10**18 + 1))
+    assert fm.model_key(with_images, "pixels", "code1") != images
 
 
 def test_the_code_digest_reads_every_file_of_the_folders(tmp_path):

@@ -147,23 +147,32 @@ def code_digest(folders) -> str:
     return hasher.hexdigest()[:24]
 
 
-def _named_files(value) -> list[str]:
-    """Every existing file a config value names (a weights_file, a model's source file, a local data file)."""
+def _named_paths(value) -> list[str]:
+    """Every existing file or folder a config value names (a weights_file, a model's source file, a local data file,
+    your images' folder, the download cache), but the working folder, a folder above it and results/ (whose files
+    the record covers by model)."""
     if isinstance(value, dict):
-        return [path for item in value.values() for path in _named_files(item)]
+        return [path for item in value.values() for path in _named_paths(item)]
     if isinstance(value, (list, tuple)):
-        return [path for item in value for path in _named_files(item)]
-    if isinstance(value, str) and len(value) < 4096 and os.path.isfile(value):
+        return [path for item in value for path in _named_paths(item)]
+    if not isinstance(value, str) or not value or len(value) >= 4096:
+        return []
+    if os.path.isfile(value):
         return [value]
+    if os.path.isdir(value):
+        folder, here = Path(value).resolve(), Path.cwd().resolve()
+        if folder != here and folder not in here.parents and not folder.is_relative_to(here / "results"):
+            return [value]
     return []
 
 
 def model_key(config: dict, model: str, code: str) -> str:
     """What decides ``model``'s results but its files and the benchmarks: the config less the grid's lists, the
-    model's own entry, the code, and the files the config names (size and modification time)."""
+    model's own entry, the code, and the files the config names, in the folders it names too (size and modification
+    time)."""
     shared = {key: value for key, value in config.items() if key not in GRID_KEYS}
     entry = (config.get("model_zoo") or {}).get(model)
-    named = sorted(set(_named_files(shared) + _named_files(entry)))
+    named = sorted(set(_named_paths(shared) + _named_paths(entry)))
     return _digest([shared, entry, code, stamp(named)])
 
 
