@@ -4,6 +4,8 @@ wildcard constraints that leave a finished model's files to no rule (pipeline/pl
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,12 +177,24 @@ def test_a_finished_models_files_match_no_rule_and_every_other_models_still_do()
 # --- a real workflow: a finished model is not planned again, and every change plans it again -------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(__import__("sys").executable).parent / "snakemake")
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+BROKEN_MODEL = """
+import torch
+
+
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        raise RuntimeError("this test model fails on every image")
+
+
+def build():
+    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten())
+"""
 
 
 def snakemake(folder: Path, *args):
-    import subprocess
-
     result = subprocess.run([SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(folder), "--cores", "2",
                              *args], cwd=folder, capture_output=True, text=True)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
@@ -202,13 +216,13 @@ def test_a_finished_model_is_not_planned_again_until_something_of_it_changes(tmp
     config.update(models=["pixels"], benchmarks=["SyntheticShapes.V4-pls"])
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    assert "finished by the last whole run" not in snakemake(tmp_path, "-n")
+    assert "models finished" not in snakemake(tmp_path, "-n")
     assert not (tmp_path / fm.RECORD).exists()  # a dry run records nothing
     snakemake(tmp_path)
     assert json.loads((tmp_path / fm.RECORD).read_text())["models"].keys() == {"pixels"}
 
     again = snakemake(tmp_path, "-n")
-    assert "1 of 1 models finished by the last whole run" in again and "Nothing to be done" in again, again[-2000:]
+    assert "1 of 1 models finished in an earlier run of the whole grid" in again and "Nothing to be done" in again, again[-2000:]
 
     # a second model: only its jobs, the same as with every model planned
     config["models"].append("pixels_4deg")
@@ -232,6 +246,21 @@ def test_a_finished_model_is_not_planned_again_until_something_of_it_changes(tmp
     snakemake(tmp_path)
     assert headline.exists()
     assert "2 of 2 models finished" in snakemake(tmp_path, "-n")
+
+    # a run that fails (--keep-going) for one model records the others: a model whose network fails on every image
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "broken.py").write_text(BROKEN_MODEL)
+    config["models"].append("broken")
+    config["model_zoo"]["broken"] = {"architecture": "models/broken.py:build", "visual_degrees": 8,
+                                     "layers": {"V1": "1", "V2": "1", "V4": "1", "IT": "1"}}
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    failed = subprocess.run([SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path), "--cores", "2",
+                             "--keep-going"], cwd=tmp_path, capture_output=True, text=True)
+    assert failed.returncode != 0 and "fails on every image" in failed.stdout + failed.stderr
+    assert sorted(json.loads((tmp_path / fm.RECORD).read_text())["models"]) == ["pixels", "pixels_4deg"]
+    assert "2 of 3 models finished" in snakemake(tmp_path, "-n")
+    config["models"].remove("broken")
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
 
     # --forceall plans every job; a setting that changes results (the benchmark's folds) plans both models again
     assert job_counts(snakemake(tmp_path, "-n", "--forceall"))["fit_fold"] == 20

@@ -81,16 +81,18 @@ if workflow.is_main_process and config["skip_finished_models"]:
     if finished_models.RECORD.exists() and finished_models.asks_for_everything(sys.argv) is None:
         PLAN.finished_models = frozenset(finished_models.finished(config, FINISHED_CODE))
     if PLAN.finished_models:
-        logger.info(f"brainpipe: {len(PLAN.finished_models)} of {len(config['models'])} models finished by the last "
-                    f"whole run, nothing changed since ({finished_models.RECORD}): their files are read as they are, "
-                    f"their jobs not planned: {', '.join(sorted(PLAN.finished_models))}. Any change to the config, "
-                    "the code or their files plans them again, as do --forceall and skip_finished_models: false.")
+        logger.info(f"brainpipe: {len(PLAN.finished_models)} of {len(config['models'])} models finished in an earlier "
+                    f"run of the whole grid, nothing changed since ({finished_models.RECORD}): their files are read "
+                    f"as they are, their jobs not planned: {', '.join(sorted(PLAN.finished_models))}. Any change to "
+                    "the config, the code or their files plans them again, as do --forceall and "
+                    "skip_finished_models: false.")
 
 
 onsuccess:
-    # a whole run of the grid (the default target) ended well: every model is finished as its files are now
+    # a whole run of the grid (the default target) ended well: every model is finished as its files are now (a run
+    # that failed records its complete models: report.smk's onerror)
     if FINISHED_CODE is not None and finished_models.whole_run(workflow):
-        finished_models.record(config, FINISHED_CODE)
+        finished_models.record(config, FINISHED_CODE, finished_models.complete_models(workflow, config["models"]))
 
 
 wildcard_constraints:

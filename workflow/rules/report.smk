@@ -163,3 +163,7 @@ onerror:
     except Exception as _error:  # the run has failed already: say why the tables were not rebuilt, add no traceback
         print(f"brainpipe: the tables were not rebuilt ({type(_error).__name__}: {_error}); results/summary.tsv "
               "and the leaderboard are as the last run that wrote them left them, if any.", file=sys.stderr)
+    # the models none of whose jobs is left undone are finished all the same: the next start does not plan them
+    # (common.smk, pipeline/finished_models.py)
+    if FINISHED_CODE is not None and finished_models.whole_run(workflow):
+        finished_models.record(config, FINISHED_CODE, finished_models.complete_models(workflow, config["models"]))

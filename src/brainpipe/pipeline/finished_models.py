@@ -2,8 +2,9 @@
 
 Snakemake builds the whole DAG at every start, also of jobs whose files are all there: about 3 ms of CPU a job, so
 50 models × every Brain-Score benchmark (55,000 jobs) took three minutes to plan before anything ran, and again to
-find that nothing had to. A model is *finished* when the last run of the whole grid (the default target, ending in
-success) made all its cells, and since then nothing that decides its results has changed:
+find that nothing had to. A model is *finished* when the last run of the whole grid (the default target) left none of
+its jobs undone (a run that succeeded, or one that failed with ``--keep-going`` for other models), and since then
+nothing that decides its results has changed:
 
 - the config, but for the list of models and the other models' model_zoo entries (any change to a setting, a data
   source or a benchmark of your own is a change for every model), with the model's benchmarks a subset of those it
@@ -88,6 +89,24 @@ def whole_run(workflow) -> bool:
     return bool(workflow.is_main_process and not workflow.touch and set(settings.targets) <= {"all"}
                 and not settings.until and not settings.omit_from and settings.batch is None
                 and not settings.allowed_rules and not settings.target_jobs)
+
+
+def complete_models(workflow, models) -> list[str]:
+    """The ``models`` none of whose jobs is left undone when a run ends (each finished, or had nothing to do), read
+    off the DAG of the run (Snakemake's ``workflow.dag``): after a run with ``--keep-going`` that failed for one
+    model, the others are finished all the same. A job is a model's by its ``{model}`` wildcard (or an empty cell's
+    ``{cell}``, ``<model>/<benchmark>``); a shared job that failed leaves undone the jobs of every model that reads
+    its file. None where the DAG cannot be read (another Snakemake version): nothing is recorded then."""
+    undone = set()
+    try:
+        dag = workflow.dag
+        for job in dag.jobs:
+            if not dag.noneedrun_finished(job):
+                wildcards = job.wildcards_dict
+                undone.add(wildcards.get("model") or str(wildcards.get("cell", "")).split("/", 1)[0])
+    except AttributeError:
+        return []
+    return [model for model in models if model not in undone]
 
 
 def _digest(items) -> str:
@@ -188,7 +207,7 @@ def shared_stamp(results: Path = Path("results"), resources: Path = Path("resour
 
 
 def read_record(path: Path = RECORD) -> dict:
-    """The record of the last whole run, or an empty one (none yet, another version, or unreadable)."""
+    """The record of the last run of the whole grid, or an empty one (none yet, another version, or unreadable)."""
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -213,11 +232,13 @@ def finished(config: dict, code: str, path: Path = RECORD) -> list[str]:
     return done
 
 
-def record(config: dict, code: str, path: Path = RECORD) -> None:
-    """After a whole run of the grid ended in success: every model of ``config`` is finished as its files are now."""
+def record(config: dict, code: str, models=None, path: Path = RECORD) -> None:
+    """After a run of the whole grid ended: ``models`` (default: every model of ``config``; after a failed run, the
+    complete ones) are finished as their files are now, and no other model is."""
+    models = config.get("models") or [] if models is None else models
     entries = {model: {"key": model_key(config, model, code), "benchmarks": sorted(config.get("benchmarks") or []),
                        "files": stamp(model_roots(model))}
-               for model in config.get("models") or []}
+               for model in models}
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as staging:
         Path(staging).write_text(json.dumps({"version": VERSION, "shared": shared_stamp(), "models": entries},
