@@ -246,6 +246,11 @@ def test_a_finished_model_is_not_planned_again_until_something_of_it_changes(tmp
     snakemake(tmp_path)
     assert headline.exists()
     assert "2 of 2 models finished" in snakemake(tmp_path, "-n")
+    # a start that finds nothing to do (the record lost, or code changed that changes no result) records them too:
+    # Snakemake returns without its onsuccess handler then
+    (tmp_path / fm.RECORD).unlink()
+    assert "Nothing to be done" in snakemake(tmp_path, "-n")
+    assert sorted(json.loads((tmp_path / fm.RECORD).read_text())["models"]) == ["pixels", "pixels_4deg"]
 
     # a run that fails (--keep-going) for one model records the others: a model whose network fails on every image
     (tmp_path / "models").mkdir()

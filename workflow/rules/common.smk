@@ -4,6 +4,7 @@
 # model is.
 from pathlib import Path
 
+from snakemake.common import NOTHING_TO_BE_DONE_MSG
 from snakemake.logging import logger
 from snakemake.utils import validate
 
@@ -86,6 +87,9 @@ if workflow.is_main_process and config["skip_finished_models"]:
                     f"as they are, their jobs not planned: {', '.join(sorted(PLAN.finished_models))}. Any change to "
                     "the config, the code or their files plans them again, as do --forceall and "
                     "skip_finished_models: false.")
+    # a run or dry run that finds nothing to do says so and returns without onsuccess: every model is finished then
+    logger.addFilter(finished_models.OnMessage(NOTHING_TO_BE_DONE_MSG, lambda: finished_models.whole_run(workflow)
+                                               and finished_models.record(config, FINISHED_CODE)))
 
 
 onsuccess:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -107,6 +108,24 @@ def complete_models(workflow, models) -> list[str]:
     except AttributeError:
         return []
     return [model for model in models if model not in undone]
+
+
+class OnMessage(logging.Filter):
+    """Calls ``action`` when a log record's text is ``message`` and lets every record through: Snakemake says
+    "Nothing to be done" and returns without its onsuccess handler, so a grid found finished (after an upgrade that
+    changed no result, or with the record deleted) is recorded here instead (common.smk)."""
+
+    def __init__(self, message: str, action):
+        super().__init__()
+        self.message, self.action = message, action
+
+    def filter(self, record) -> bool:
+        if record.getMessage() == self.message:
+            try:
+                self.action()
+            except OSError:  # a read-only folder: the next start plans every model, as without a record
+                pass
+        return True
 
 
 def _digest(items) -> str:
