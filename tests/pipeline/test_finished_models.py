@@ -149,6 +149,22 @@ def test_a_record_of_another_version_or_unreadable_finishes_nothing(grid_folder)
     assert fm.finished(CONFIG, "code") == []
 
 
+def test_the_nothing_to_do_filter_acts_on_that_message_only_and_lets_every_record_through():
+    import logging
+
+    calls = []
+    log = logging.getLogger("test_finished_models.on_message")
+    log.setLevel(logging.INFO)
+    log.addFilter(fm.OnMessage("Nothing to be done.", lambda: calls.append(1)))
+    unwritable = fm.OnMessage("Nothing to be done.", lambda: (_ for _ in ()).throw(PermissionError("read-only")))
+    log.addFilter(unwritable)
+    log.info("Building DAG of jobs...")
+    assert calls == []
+    log.info("Nothing to be done.")  # the second filter's OSError is swallowed: the record is only a cache
+    assert calls == [1]
+    assert unwritable.filter(logging.makeLogRecord({"msg": "other"})) is True
+
+
 def test_a_finished_models_files_match_no_rule_and_every_other_models_still_do():
     plan = plan_with({"models": ["pixels", "alexnet_untrained", "recurrent_demo"],
                       "benchmarks": ["family:SyntheticShapes", "SyntheticShapesOST-ost"]})

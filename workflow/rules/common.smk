@@ -88,6 +88,9 @@ if workflow.is_main_process and config["skip_finished_models"]:
                     "the config, the code or their files plans them again, as do --forceall and "
                     "skip_finished_models: false.")
     # a run or dry run that finds nothing to do says so and returns without onsuccess: every model is finished then
+    # (one such filter: a process that plans workflow after workflow through Snakemake's API keeps the last one)
+    for _filter in [f for f in logger.filters if isinstance(f, finished_models.OnMessage)]:
+        logger.removeFilter(_filter)
     logger.addFilter(finished_models.OnMessage(NOTHING_TO_BE_DONE_MSG, lambda: finished_models.whole_run(workflow)
                                                and finished_models.record(config, FINISHED_CODE)))
 
