@@ -204,14 +204,19 @@ def _named_paths(value) -> list[str]:
     return []
 
 
-def model_key(config: dict, model: str, code: str) -> str:
-    """What decides ``model``'s results but its files and the benchmarks: the config less the grid's lists, the
-    model's own entry, the code, and the files the config names, in the folders it names too (size and modification
-    time)."""
+def settings_key(config: dict, code: str) -> str:
+    """What decides every model's results: the config less the grid's lists (``GRID_KEYS``), the code, and the files
+    and folders that part of the config names (size and modification time)."""
     shared = {key: value for key, value in config.items() if key not in GRID_KEYS}
+    return _digest([shared, code, stamp(sorted(set(_named_paths(shared))))])
+
+
+def model_key(config: dict, model: str, code: str, settings: str | None = None) -> str:
+    """What decides ``model``'s results but its files and the benchmarks: the settings (:func:`settings_key`,
+    computed once for a grid and passed in, or here), the model's own entry and the files it names."""
     entry = (config.get("model_zoo") or {}).get(model)
-    named = sorted(set(_named_paths(shared) + _named_paths(entry)))
-    return _digest([shared, entry, code, stamp(named)])
+    settings = settings_key(config, code) if settings is None else settings
+    return _digest([settings, entry, stamp(sorted(set(_named_paths(entry))))])
 
 
 def model_roots(model: str, results: Path = Path("results")) -> list[Path]:
@@ -241,10 +246,11 @@ def finished(config: dict, code: str, path: Path = RECORD) -> list[str]:
     if not record or record.get("shared") != shared_stamp():
         return []
     benchmarks = set(config.get("benchmarks") or [])
+    settings = settings_key(config, code)
     done = []
     for model in config.get("models") or []:
         entry = (record.get("models") or {}).get(model)
-        if (entry and entry.get("key") == model_key(config, model, code)
+        if (entry and entry.get("key") == model_key(config, model, code, settings)
                 and benchmarks <= set(entry.get("benchmarks") or [])
                 and entry.get("files") == stamp(model_roots(model))):
             done.append(model)
@@ -254,8 +260,9 @@ def finished(config: dict, code: str, path: Path = RECORD) -> list[str]:
 def record(config: dict, code: str, models=None, path: Path = RECORD) -> None:
     """After a run of the whole grid ended: ``models`` (default: every model of ``config``; after a failed run, the
     complete ones) are finished as their files are now, and no other model is."""
-    models = config.get("models") or [] if models is None else models
-    entries = {model: {"key": model_key(config, model, code), "benchmarks": sorted(config.get("benchmarks") or []),
+    models = (config.get("models") or []) if models is None else models
+    settings, benchmarks = settings_key(config, code), sorted(config.get("benchmarks") or [])
+    entries = {model: {"key": model_key(config, model, code, settings), "benchmarks": benchmarks,
                        "files": stamp(model_roots(model))}
                for model in models}
     path.parent.mkdir(parents=True, exist_ok=True)
