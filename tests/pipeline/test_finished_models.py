@@ -95,6 +95,12 @@ def test_a_model_key_covers_the_settings_and_its_entry_but_not_the_grid_lists(tm
     named = fm.model_key(with_weights, "pixels", "code1")
     os.utime(weights, ns=(10**18 + 1, 10**18 + 1))
     assert fm.model_key(with_weights, "pixels", "code1") != named
+    # a model's source file, named with its callable
+    source = write(tmp_path / "models" / "net.py", "def build(): ...\n", mtime_ns=10**18)
+    own = {**CONFIG, "model_zoo": {**CONFIG["model_zoo"], "pixels": {"architecture": "models/net.py:build"}}}
+    before = fm.model_key(own, "pixels", "code1")
+    os.utime(source, ns=(10**18 + 1, 10**18 + 1))
+    assert fm.model_key(own, "pixels", "code1") != before
     # a folder the config names (your images): every file in it; not the working folder or results/
     image = write(tmp_path / "my_images" / "a.png", "p", mtime_ns=10**18)
     with_images = {**CONFIG, "benchmark_zoo": {"Mine": {"images": "my_images", "here": ".", "out": "results"}}}
@@ -103,6 +109,22 @@ def test_a_model_key_covers_the_settings_and_its_entry_but_not_the_grid_lists(tm
     assert fm.model_key(with_images, "pixels", "code1") == images
     os.utime(image, ns=(10**18 + 1, 10**18 + 1))
     assert fm.model_key(with_images, "pixels", "code1") != images
+
+
+def test_a_plugin_module_imported_by_name_counts_by_its_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    plugin = write(tmp_path / "lab_plugins" / "my_benchmarks.py", "X = 1\n", mtime_ns=10**18)
+    write(tmp_path / "lab_plugins" / "__init__.py", "")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = {**CONFIG, "benchmark_plugins": ["lab_plugins.my_benchmarks:MyBenchmark"]}
+    key = fm.settings_key(config, "code")
+    own = {**CONFIG, "model_zoo": {**CONFIG["model_zoo"], "pixels": {"architecture": "lab_plugins.my_benchmarks:X"}}}
+    model = fm.model_key(own, "pixels", "code")
+    os.utime(plugin, ns=(10**18 + 1, 10**18 + 1))
+    assert fm.settings_key(config, "code") != key
+    assert fm.model_key(own, "pixels", "code") != model
+    assert "lab_plugins" not in sys.modules  # found without importing anything
+    assert fm.settings_key({**config, "benchmark_plugins": ["no_such_module_here:X"]}, "code")  # not an error
 
 
 def test_the_code_digest_reads_every_file_of_the_folders(tmp_path):

@@ -29,6 +29,7 @@ import importlib.metadata
 import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -186,8 +187,8 @@ def code_digest(folders) -> str:
 
 
 def _named_paths(value) -> list[str]:
-    """Every existing file or folder a config value names (a weights_file, a model's source file, a local data file,
-    your images' folder, the download cache), but the working folder, a folder above it and results/ (whose files
+    """Every existing file or folder a config value names (a weights_file, a model's source file, also as
+    ``file.py:callable``, a local data file, your images' folder, the download cache), but the working folder, a folder above it and results/ (whose files
     the record covers by model)."""
     if isinstance(value, dict):
         return [path for item in value.values() for path in _named_paths(item)]
@@ -195,6 +196,8 @@ def _named_paths(value) -> list[str]:
         return [path for item in value for path in _named_paths(item)]
     if not isinstance(value, str) or not value or len(value) >= 4096:
         return []
+    if ":" in value and os.path.isfile(value.rsplit(":", 1)[0]):  # path/to/model.py:build, plugins/lab.py:Mine
+        return [value.rsplit(":", 1)[0]]
     if os.path.isfile(value):
         return [value]
     if os.path.isdir(value):
@@ -204,11 +207,49 @@ def _named_paths(value) -> list[str]:
     return []
 
 
+#: ``package.module:attribute``: a benchmark plugin or a model's architecture imported by name
+_IMPORTED = re.compile(r"([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*):[A-Za-z_]\w*")
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name`` (``package.module``) without importing anything: the top-level package is
+    looked up on sys.path, the rest as folders in it. brainpipe's own modules are left to the code digest."""
+    import importlib.machinery
+
+    top, *rest = name.split(".")
+    if top == "brainpipe":
+        return None
+    spec = importlib.machinery.PathFinder.find_spec(top)
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        return None
+    base = Path(spec.origin)
+    if not rest:
+        return str(base)
+    module = base.parent.joinpath(*rest)
+    for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def _imported_files(value) -> list[str]:
+    """The source files of the modules a config value imports by name (``package.module:attribute``)."""
+    if isinstance(value, dict):
+        return [path for item in value.values() for path in _imported_files(item)]
+    if isinstance(value, (list, tuple)):
+        return [path for item in value for path in _imported_files(item)]
+    if isinstance(value, str) and _IMPORTED.fullmatch(value):
+        found = _module_file(value.split(":", 1)[0])
+        return [found] if found else []
+    return []
+
+
 def settings_key(config: dict, code: str) -> str:
     """What decides every model's results: the config less the grid's lists (``GRID_KEYS``), the code, and the files
-    and folders that part of the config names (size and modification time)."""
+    and folders that part of the config names, the plugin modules it imports by name among them (size and
+    modification time)."""
     shared = {key: value for key, value in config.items() if key not in GRID_KEYS}
-    return _digest([shared, code, stamp(sorted(set(_named_paths(shared))))])
+    return _digest([shared, code, stamp(sorted(set(_named_paths(shared) + _imported_files(shared))))])
 
 
 def model_key(config: dict, model: str, code: str, settings: str | None = None) -> str:
@@ -216,7 +257,7 @@ def model_key(config: dict, model: str, code: str, settings: str | None = None) 
     computed once for a grid and passed in, or here), the model's own entry and the files it names."""
     entry = (config.get("model_zoo") or {}).get(model)
     settings = settings_key(config, code) if settings is None else settings
-    return _digest([settings, entry, stamp(sorted(set(_named_paths(entry))))])
+    return _digest([settings, entry, stamp(sorted(set(_named_paths(entry) + _imported_files(entry))))])
 
 
 def model_roots(model: str, results: Path = Path("results")) -> list[Path]:
