@@ -58,3 +58,18 @@ USER_MODEL = textwrap.dedent('''
     def make_brain_model():
         return MeanColour()
 ''')
+
+
+# A user's model file whose network fails on every image: a job that fails for one model of a grid.
+BROKEN_MODEL = '''
+import torch
+
+
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        raise RuntimeError("this test model fails on every image")
+
+
+def build():
+    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten())
+'''

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from leaderboard_fixtures import grid_cell
+from model_source_fixtures import BROKEN_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -27,19 +28,6 @@ benchmark_settings:
   {SPANTIME}: {{splits: 2}}
 synthetic_shapes: {{objects_per_category: 4}}  # (OST needs every label among the test images of its splits)
 """
-BROKEN_MODEL = '''
-import torch
-
-
-class Boom(torch.nn.Module):
-    def forward(self, x):
-        raise RuntimeError("this test model fails on every image")
-
-
-def build():
-    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten())
-'''
-
 pytestmark = pytest.mark.slow
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from brainpipe.pipeline import finished_models as fm
 from brainpipe.pipeline import grid_cells
+from model_source_fixtures import BROKEN_MODEL
 from plan_fixtures import plan_with
 from test_plan_patterns import path_regex
 
@@ -186,6 +187,10 @@ def test_the_nothing_to_do_filter_acts_on_that_message_only_and_lets_every_recor
     log.info("Nothing to be done.")  # the second filter's OSError is swallowed: the record is only a cache
     assert calls == [1]
     assert unwritable.filter(logging.makeLogRecord({"msg": "other"})) is True
+    # one such filter per process: the last workflow's
+    fm.record_when_nothing_to_do(log, "Nothing to be done.", lambda: calls.append(2))
+    log.info("Nothing to be done.")
+    assert calls == [1, 2] and sum(isinstance(f, fm.OnMessage) for f in log.filters) == 1
 
 
 def test_a_finished_models_files_match_no_rule_and_every_other_models_still_do():
@@ -217,20 +222,6 @@ def test_a_finished_models_files_match_no_rule_and_every_other_models_still_do()
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
-
-
-BROKEN_MODEL = """
-import torch
-
-
-class Boom(torch.nn.Module):
-    def forward(self, x):
-        raise RuntimeError("this test model fails on every image")
-
-
-def build():
-    return torch.nn.Sequential(Boom(), torch.nn.Conv2d(3, 4, 7, stride=4), torch.nn.Flatten())
-"""
 
 
 def snakemake(folder: Path, *args):

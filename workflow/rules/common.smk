@@ -76,30 +76,21 @@ except (ConfigError, StaleSha1, DeclaredDataError) as error:
 # read as they are and none of their jobs is planned (src/brainpipe/pipeline/finished_models.py). Planning a finished
 # grid of 50 models × every Brain-Score benchmark went from minutes to seconds; a command that asks for more than a
 # plain run (--forceall, --forcerun, --report, --summary, ...) or config skip_finished_models: false plans them all.
-FINISHED_CODE = None
+FINISHED_CODE = None  # the code digest the record keys on, in the process that records (not a cluster job's)
 if workflow.is_main_process and config["skip_finished_models"]:
     FINISHED_CODE = finished_models.code_digest(finished_models.code_folders(REPOSITORY))
-    if finished_models.RECORD.exists() and finished_models.asks_for_everything(sys.argv) is None:
-        PLAN.finished_models = frozenset(finished_models.finished(config, FINISHED_CODE))
+    PLAN.finished_models = frozenset(finished_models.skipped(config, FINISHED_CODE, sys.argv))
     if PLAN.finished_models:
-        logger.info(f"brainpipe: {len(PLAN.finished_models)} of {len(config['models'])} models finished in an earlier "
-                    f"run of the whole grid, nothing changed since ({finished_models.RECORD}): their files are read "
-                    f"as they are, their jobs not planned: {', '.join(sorted(PLAN.finished_models))}. Any change to "
-                    "the config, the code or their files plans them again, as do --forceall and "
-                    "skip_finished_models: false.")
+        logger.info(finished_models.start_message(PLAN.finished_models, config["models"]))
     # a run or dry run that finds nothing to do says so and returns without onsuccess: every model is finished then
-    # (one such filter: a process that plans workflow after workflow through Snakemake's API keeps the last one)
-    for _filter in [f for f in logger.filters if isinstance(f, finished_models.OnMessage)]:
-        logger.removeFilter(_filter)
-    logger.addFilter(finished_models.OnMessage(NOTHING_TO_BE_DONE_MSG, lambda: finished_models.whole_run(workflow)
-                                               and finished_models.record(config, FINISHED_CODE)))
+    finished_models.record_when_nothing_to_do(logger, NOTHING_TO_BE_DONE_MSG,
+                                              lambda: finished_models.record_run(workflow, config, FINISHED_CODE))
 
 
 onsuccess:
-    # a whole run of the grid (the default target) ended well: every model is finished as its files are now (a run
+    # a run of the whole grid (the default target) ended well: every model is finished as its files are now (a run
     # that failed records its complete models: report.smk's onerror)
-    if FINISHED_CODE is not None and finished_models.whole_run(workflow):
-        finished_models.record(config, FINISHED_CODE, finished_models.complete_models(workflow, config["models"]))
+    finished_models.record_run(workflow, config, FINISHED_CODE)
 
 
 wildcard_constraints:

@@ -165,5 +165,4 @@ onerror:
               "and the leaderboard are as the last run that wrote them left them, if any.", file=sys.stderr)
     # the models none of whose jobs is left undone are finished all the same: the next start does not plan them
     # (common.smk, pipeline/finished_models.py)
-    if FINISHED_CODE is not None and finished_models.whole_run(workflow):
-        finished_models.record(config, FINISHED_CODE, finished_models.complete_models(workflow, config["models"]))
+    finished_models.record_run(workflow, config, FINISHED_CODE)

@@ -84,9 +84,9 @@ def code_folders(workflow_folder) -> list[Path]:
 
 
 def whole_run(workflow) -> bool:
-    """Whether a Snakemake run that ended in success made the whole grid as it is now: the default target, every
-    rule allowed, nothing left out (``--until``, ``--omit-from``, ``--batch``), no ``--touch``, on this machine's
-    main process."""
+    """Whether a Snakemake run that has ended (in success, in failure, or with nothing to do) was one of the whole
+    grid as it is now: the default target, every rule allowed, nothing left out (``--until``, ``--omit-from``,
+    ``--batch``), no ``--touch``, on this machine's main process."""
     settings = workflow.dag_settings
     return bool(workflow.is_main_process and not workflow.touch and set(settings.targets) <= {"all"}
                 and not settings.until and not settings.omit_from and settings.batch is None
@@ -98,7 +98,7 @@ def complete_models(workflow, models) -> list[str]:
     off the DAG of the run (Snakemake's ``workflow.dag``): after a run with ``--keep-going`` that failed for one
     model, the others are finished all the same. A job is a model's by its ``{model}`` wildcard (or an empty cell's
     ``{cell}``, ``<model>/<benchmark>``); a shared job that failed leaves undone the jobs of every model that reads
-    its file. None where the DAG cannot be read (another Snakemake version): nothing is recorded then."""
+    its file. No model where the DAG cannot be read (another Snakemake version): nothing is recorded then."""
     undone = set()
     try:
         dag = workflow.dag
@@ -109,6 +109,38 @@ def complete_models(workflow, models) -> list[str]:
     except AttributeError:
         return []
     return [model for model in models if model not in undone]
+
+
+def skipped(config: dict, code: str, argv) -> list[str]:
+    """The models a ``snakemake`` start with command line ``argv`` leaves out of its plan: the finished ones, unless
+    the command asks for more than a plain run (:func:`asks_for_everything`)."""
+    if not RECORD.exists() or asks_for_everything(argv) is not None:
+        return []
+    return finished(config, code)
+
+
+def start_message(skipped_models, models) -> str:
+    """The line a start prints when it leaves finished models out of its plan."""
+    return (f"brainpipe: {len(skipped_models)} of {len(models)} models finished in an earlier run of the whole grid, "
+            f"nothing changed since ({RECORD}): their files are read as they are, their jobs not planned: "
+            f"{', '.join(sorted(skipped_models))}. Any change to the config, the code or their files plans them "
+            "again, as do --forceall and skip_finished_models: false.")
+
+
+def record_run(workflow, config: dict, code: str | None) -> None:
+    """After a run of the grid has ended (in success, in failure, or with nothing to do; common.smk, report.smk):
+    if it was one of the whole grid, record the models none of whose jobs it left undone. ``code``: None where this
+    process does not record (a cluster job's, or skip_finished_models: false)."""
+    if code is not None and whole_run(workflow):
+        record(config, code, complete_models(workflow, config.get("models") or []))
+
+
+def record_when_nothing_to_do(logger, message: str, action) -> None:
+    """Call ``action`` when ``logger`` (Snakemake's) says ``message`` (its "Nothing to be done"): one such filter
+    per process, the last workflow's (a process may plan workflow after workflow through Snakemake's API)."""
+    for old in [f for f in logger.filters if isinstance(f, OnMessage)]:
+        logger.removeFilter(old)
+    logger.addFilter(OnMessage(message, action))
 
 
 class OnMessage(logging.Filter):
@@ -188,8 +220,8 @@ def code_digest(folders) -> str:
 
 def _named_paths(value) -> list[str]:
     """Every existing file or folder a config value names (a weights_file, a model's source file, also as
-    ``file.py:callable``, a local data file, your images' folder, the download cache), but the working folder, a folder above it and results/ (whose files
-    the record covers by model)."""
+    ``file.py:callable``, a local data file, your images' folder, the download cache), but the working folder, a
+    folder above it and results/ (whose files the record covers by model)."""
     if isinstance(value, dict):
         return [path for item in value.values() for path in _named_paths(item)]
     if isinstance(value, (list, tuple)):
