@@ -114,9 +114,10 @@ def complete_models(workflow, models) -> list[str]:
 def skipped(config: dict, code: str, argv) -> list[str]:
     """The models a ``snakemake`` start with command line ``argv`` leaves out of its plan: the finished ones, unless
     the command asks for more than a plain run (:func:`asks_for_everything`)."""
-    if not RECORD.exists() or asks_for_everything(argv) is not None:
+    if not RECORD.exists():
         return []
-    return finished(config, code)
+    done = finished(config, code)  # first: reading the command line builds Snakemake's parser (about 1 s)
+    return done if done and asks_for_everything(argv) is None else []
 
 
 def start_message(skipped_models, models) -> str:
@@ -218,16 +219,22 @@ def code_digest(folders) -> str:
     return hasher.hexdigest()[:24]
 
 
-def _named_paths(value) -> list[str]:
-    """Every existing file or folder a config value names (a weights_file, a model's source file, also as
+def _strings(value):
+    """Every string in a config value (its mappings' values and lists' items, at any depth)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, str) and value and len(value) < 4096:
+        yield value
+
+
+def _named_path(value: str) -> list[str]:
+    """The existing file or folder a config string names (a weights_file, a model's source file, also as
     ``file.py:callable``, a local data file, your images' folder, the download cache), but the working folder, a
     folder above it and results/ (whose files the record covers by model)."""
-    if isinstance(value, dict):
-        return [path for item in value.values() for path in _named_paths(item)]
-    if isinstance(value, (list, tuple)):
-        return [path for item in value for path in _named_paths(item)]
-    if not isinstance(value, str) or not value or len(value) >= 4096:
-        return []
     if ":" in value and os.path.isfile(value.rsplit(":", 1)[0]):  # path/to/model.py:build, plugins/lab.py:Mine
         return [value.rsplit(":", 1)[0]]
     if os.path.isfile(value):
@@ -264,16 +271,15 @@ def _module_file(name: str) -> str | None:
     return None
 
 
-def _imported_files(value) -> list[str]:
-    """The source files of the modules a config value imports by name (``package.module:attribute``)."""
-    if isinstance(value, dict):
-        return [path for item in value.values() for path in _imported_files(item)]
-    if isinstance(value, (list, tuple)):
-        return [path for item in value for path in _imported_files(item)]
-    if isinstance(value, str) and _IMPORTED.fullmatch(value):
-        found = _module_file(value.split(":", 1)[0])
-        return [found] if found else []
-    return []
+def _imported_file(value: str) -> list[str]:
+    """The source file of the module a config string imports by name (``package.module:attribute``), if any."""
+    found = _module_file(value.split(":", 1)[0]) if _IMPORTED.fullmatch(value) else None
+    return [found] if found else []
+
+
+def _read_files(value) -> list[str]:
+    """The files and folders a config value names or imports by name, each once, sorted."""
+    return sorted({path for text in _strings(value) for path in _named_path(text) + _imported_file(text)})
 
 
 def settings_key(config: dict, code: str) -> str:
@@ -281,7 +287,7 @@ def settings_key(config: dict, code: str) -> str:
     and folders that part of the config names, the plugin modules it imports by name among them (size and
     modification time)."""
     shared = {key: value for key, value in config.items() if key not in GRID_KEYS}
-    return _digest([shared, code, stamp(sorted(set(_named_paths(shared) + _imported_files(shared))))])
+    return _digest([shared, code, stamp(_read_files(shared))])
 
 
 def model_key(config: dict, model: str, code: str, settings: str | None = None) -> str:
@@ -289,7 +295,7 @@ def model_key(config: dict, model: str, code: str, settings: str | None = None) 
     computed once for a grid and passed in, or here), the model's own entry and the files it names."""
     entry = (config.get("model_zoo") or {}).get(model)
     settings = settings_key(config, code) if settings is None else settings
-    return _digest([settings, entry, stamp(sorted(set(_named_paths(entry) + _imported_files(entry))))])
+    return _digest([settings, entry, stamp(_read_files(entry))])
 
 
 def model_roots(model: str, results: Path = Path("results")) -> list[Path]:
