@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
+# pytest worker processes for make test / test-slow (pytest-xdist; each takes whole test files, whose module fixtures
+# it builds once). Most tests wait on a Snakemake start or a single-threaded step: on 2 cores, 2 workers ran the quick
+# suite in 5 min 41 s against 8-9 min in one process (docs/development.md). TEST_JOBS=0: one process, as plain pytest.
+TEST_JOBS ?= 2
+PYTEST_JOBS = -n $(TEST_JOBS) --dist loadfile
 # Which build of the pinned torch==2.13.0 / torchvision==0.28.0 the venv gets (README "Two commands"):
 #   TORCH=default  whatever your pip's index serves: from the public PyPI on Linux x86-64 the CUDA build (runs on
 #                  an NVIDIA GPU and on the CPU; pulls several GB of CUDA libraries), on macOS and Windows the CPU one
@@ -45,12 +50,12 @@ demo: setup
 	@$(BIN)/python -c "import json; [print(f, json.load(open(f))['score'], json.load(open(f)).get('reason', '')) for f in ('results/recurrent_demo/SyntheticShapesOST-ost.json', 'results/recurrent_demo/SyntheticShapes.IT-spantime_pls.json', 'results/alexnet_untrained/SyntheticShapesOST-ost.json')]"
 
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_JOBS)
 
 # The slow-marked tests (real workflow runs of several minutes each; CI runs them after `make test`). The 30 slowest
 # are listed at the end: CI's time budget is watched with them.
 test-slow: setup
-	$(BIN)/python -m pytest -m 'slow and not network and not slurm' -rs --durations=30
+	$(BIN)/python -m pytest $(PYTEST_JOBS) -m 'slow and not network and not slurm' -rs --durations=30
 
 # Starts a real single-node SLURM on 127.0.0.1 (root + Debian's packages); skipped with the reason otherwise.
 test-slurm: setup
