@@ -116,3 +116,10 @@ rule all:
         "results/summary.tsv",
         REPORT_TARGETS,
     default_target: True
+
+
+# Snakemake reads an input, params or resources function's signature at every call, several times per planned job:
+# read once here (src/brainpipe/pipeline/plan/signatures.py says how; the plan is the same).
+from brainpipe.pipeline.plan.signatures import remember_signatures, rule_functions
+
+remember_signatures(rule_functions(workflow.rules))
