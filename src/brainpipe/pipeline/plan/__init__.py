@@ -11,7 +11,8 @@ objects (``workflow``: whether this is the main process, its cores) is passed in
   ``activations.py`` (stimulus folders, layer files, layers extracted together), ``temporal.py``, ``behaviour.py``,
   ``scores.py`` (folds, ceilings, headline scores), ``grid.py`` (the grid's targets and empty cells),
   ``patterns.py`` (wildcard constraints), ``properties.py``, ``threshold.py``;
-* ``resources.py``: memory estimates; ``errors.py``: ``PlanError``, what a target the plan cannot make raises.
+* ``resources.py``: memory estimates; ``errors.py``: ``PlanError``, what a target the plan cannot make raises;
+  ``signatures.py``: the rules' functions' signatures, read once per parse for Snakemake (the Snakefile's last lines).
 """
 
 from .errors import PlanError
