@@ -230,6 +230,17 @@ def test_type_errors_are_one_line_naming_the_key():
     assert message.startswith("config model_zoo.alexnet.visual_degrees: -1 ") and "\n" not in message
 
 
+def test_a_boolean_written_false_on_the_command_line_says_how_snakemake_reads_it():
+    # `--config skip_finished_models=false` reaches the config as the string 'false' (Snakemake reads only True/False)
+    message = structure_error(lambda c: c.update(skip_finished_models="false"))
+    assert message == ("config skip_finished_models: 'false' is not of type 'boolean'. In a YAML file write false "
+                       "without quotes; on the command line --config skip_finished_models=False: Snakemake's --config "
+                       "reads only True and False (capitalised) as booleans")
+    assert "True" in structure_error(lambda c: c.update(skip_finished_models="yes"))
+    assert structure_error(lambda c: c.update(skip_finished_models="maybe")) == \
+        "config skip_finished_models: 'maybe' is not of type 'boolean'"  # not a boolean word: no hint
+
+
 def test_missing_model_zoo_says_which_config_file_is_read():
     message = structure_error(lambda c: c.pop("model_zoo"))
     assert message.startswith("config (top level): 'model_zoo' is a required property. The workflow reads "

@@ -418,6 +418,13 @@ def _check_schema_values(config, schema):
         if error.validator == "required" and not error.absolute_path:
             hint = (". The workflow reads config/config.yaml of its working directory; with --directory elsewhere, "
                     "name it too: --configfile <repo>/config/config.yaml <yours>.yaml")
+        elif (error.validator == "type" and "boolean" in str(error.validator_value) and isinstance(error.instance, str)
+              and error.instance.lower() in ("true", "false", "yes", "no", "on", "off")):
+            # Snakemake's --config reads only True and False as booleans (snakemake/cli.py, parse_config): `false`
+            # arrives as the string 'false'
+            value = "True" if error.instance.lower() in ("true", "yes", "on") else "False"
+            hint = (f". In a YAML file write {value.lower()} without quotes; on the command line --config "
+                    f"{where}={value}: Snakemake's --config reads only True and False (capitalised) as booleans")
         raise ConfigError(f"config {where}: {error.message}{hint}")
 
 
