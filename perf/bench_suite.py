@@ -21,7 +21,14 @@ supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` buil
   the folder holds (results, caches, logs; the store itself not counted), the jobs run (per rule);
 * per family: jobs and the seconds of its model-specific jobs (Snakemake's timing TSVs under logs/timing/, each job
   counted once under the family whose identifier or stimulus set its path names; shared jobs such as a stimulus
-  set's activations used by several families count under the first one), so the slow families are visible.
+  set's activations used by several families count under the first one), so the slow families are visible; beside
+  them, Brain-Score's seconds for the same family's identifiers in the committed reference table
+  (tests/data/reference/suite_table.tsv, ``bs_seconds``: Brain-Score 2.4.2's own code, one identifier at a time,
+  result cache off) and the ratio, families where brainpipe's seconds are the larger marked. Not like for like: the
+  table's seconds were measured on another day at another load, brainpipe's job seconds add up both job slots, and
+  a job shared by families counts under one of them or under "(shared)", as does an extraction of several layers at
+  once (its timing file names the model and its layer-set rule, not the stimulus set): such families look cheaper. ``--report RUN.json`` prints that table
+  again for an earlier run's ``--json`` figures, without running anything.
 
 With ``--json FILE`` the figures are also written as JSON. Timings depend on the machine's load: the load average is
 printed before and after.
@@ -52,6 +59,7 @@ for _path in (REPO / "tests", REPO / "tests" / "reference"):
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 DEFAULT_MODELS = ("pixels", "alexnet_untrained", "recurrent_demo")
+REFERENCE_TABLE = REPO / "tests" / "data" / "reference" / "suite_table.tsv"
 
 
 def overlay(store: Path, base_url: str, models, benchmarks, work: Path) -> dict:
@@ -138,16 +146,68 @@ def family_seconds(work: Path, identifiers) -> dict:
     return dict(totals)
 
 
+def brainscore_family_seconds(table: Path, identifiers) -> dict:
+    """family -> [identifiers, seconds]: Brain-Score's seconds (the reference table's ``bs_seconds``) summed over the
+    family's identifiers among ``identifiers`` that have a number there."""
+    from brainpipe import benchmarks
+
+    if not table.is_file():
+        return {}
+    wanted = set(identifiers)
+    totals: dict[str, list] = {}
+    with table.open() as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            if row["identifier"] in wanted and row.get("bs_seconds"):
+                entry = totals.setdefault(benchmarks.parse(row["identifier"]).family_name, [0, 0.0])
+                entry[0] += 1
+                entry[1] += float(row["bs_seconds"])
+    return totals
+
+
+def print_families(families: dict, brainscore: dict) -> None:
+    """brainpipe's job seconds per family, slowest first, beside Brain-Score's from the reference table."""
+    print(f"{'family':<40} {'jobs':>6} {'job s':>8} {'Brain-Score s':>14} {'BS / bp':>8}")
+    slower = []
+    for family, (count, seconds) in sorted(families.items(), key=lambda item: -item[1][1]):
+        theirs = brainscore.get(family)
+        ratio = theirs[1] / seconds if theirs and seconds > 0 else None
+        mark = "  <- brainpipe slower" if ratio is not None and ratio < 1 else ""
+        if mark:
+            slower.append(family)
+        print(f"{family:<40} {count:>6} {seconds:>8.1f} "
+              f"{(f'{theirs[1]:.1f}' if theirs else '-'):>14} {(f'{ratio:.2f}' if ratio else '-'):>8}{mark}")
+    if brainscore:
+        ours = sum(seconds for _, seconds in families.values())
+        theirs = sum(seconds for _, seconds in brainscore.values())
+        print(f"job seconds in all {ours:.1f} (both job slots, \"(shared)\" included); Brain-Score's seconds for these "
+              f"identifiers in {REFERENCE_TABLE.relative_to(REPO)}: {theirs:.1f} (another day, another load); "
+              f"brainpipe's job seconds larger in {len(slower)} of {len(set(families) & set(brainscore))} families"
+              f"{': ' + ', '.join(slower) if slower else ''}")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", required=True, type=Path, help="a folder tests/reference/suite_store.py wrote")
+    parser.add_argument("--store", type=Path, help="a folder tests/reference/suite_store.py wrote (required to run)")
     parser.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
     parser.add_argument("--benchmarks", nargs="+", default=["suite:brainscore"], help="config benchmarks selectors")
     parser.add_argument("--work", type=Path, help="the working folder (kept; default: a new temporary folder)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="plan only (snakemake -n) and print the job counts")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--report", type=Path, metavar="RUN_JSON",
+                        help="print the per-family table of an earlier run's --json figures; runs nothing")
     args = parser.parse_args(argv)
+    if args.report:
+        figures = json.loads(args.report.read_text())
+        identifiers = figures.get("identifiers")
+        if identifiers is None:  # figures written before they listed them: the --benchmarks given now
+            from brainpipe import benchmarks
+            from brainpipe.pipeline.benchmark_selectors import expand
+            identifiers = expand(args.benchmarks, benchmarks.builtin())
+        print_families(figures["families"], brainscore_family_seconds(REFERENCE_TABLE, identifiers))
+        return 0
+    if args.store is None:
+        parser.error("--store is required to run the grid (or --report RUN_JSON to print an earlier run's table)")
     from brainio_fixtures import local_http_server
     from brainpipe import benchmarks
     from brainpipe.pipeline.benchmark_selectors import expand
@@ -218,9 +278,8 @@ def main(argv=None) -> int:
         print(f"  {count:5d}  {reason}")
     for cell in figures["missing_cells"][:50]:
         print(f"  missing: {cell}")
-    print(f"{'family':<40} {'jobs':>6} {'job s':>8}")
-    for family, (count, seconds) in sorted(figures["families"].items(), key=lambda item: -item[1][1]):
-        print(f"{family:<40} {count:>6} {seconds:>8.1f}")
+    figures["identifiers"] = identifiers
+    print_families(figures["families"], brainscore_family_seconds(REFERENCE_TABLE, identifiers))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
     return 1 if figures["missing"] or returncode else 0  # a failed report job fails the run too

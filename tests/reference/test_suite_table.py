@@ -9,6 +9,7 @@
   families, equal to the committed rows within :data:`TOLERANCE` (it fails when a number drifts).
 """
 
+import csv
 import hashlib
 import json
 import math
@@ -24,6 +25,7 @@ import suite_table
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "reference" / "brainscore_runner.py"
+TABLE = ROOT / "tests" / "data" / "reference" / "suite_table.tsv"
 #: Families rerun by the slow test (a neural PLS and a behavioural label-task family: about a minute each).
 SAMPLE = ("Rajalingham2020", "Geirhos2021colour")
 #: brainpipe against its own committed numbers: the same code on the same files, so only floating-point noise.
@@ -149,6 +151,34 @@ def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(small_store
                 assert now == pytest.approx(then, abs=TOLERANCE, nan_ok=True), (identifier, key, now, then)
 
 
+def table_seconds(*identifiers):
+    """Brain-Score's seconds for these identifiers in the committed table, summed."""
+    with TABLE.open() as handle:
+        return sum(float(row["bs_seconds"]) for row in csv.DictReader(handle, delimiter="\t")
+                   if row["identifier"] in identifiers)
+
+
+def test_bench_suite_puts_brainscores_seconds_beside_each_family(tmp_path):
+    """perf/bench_suite.py --report: per family, brainpipe's job seconds of a run's figures, Brain-Score's seconds for
+    the same identifiers from the committed table, their ratio; families where brainpipe took longer are marked."""
+    figures = {"identifiers": ["MajajHong2015.IT-pls", "MajajHong2015.V4-pls", "Kar2019-ost", "Geirhos2021colour-top1"],
+               "families": {"MajajHong2015": [30, 10.0], "Kar2019": [4, 1000.0], "(shared)": [5, 2.0]}}
+    (tmp_path / "run.json").write_text(json.dumps(figures))
+    run = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_suite.py"), "--report", str(tmp_path / "run.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = {line.split()[0]: line for line in run.stdout.splitlines()[1:-1]}
+    rows = {family: line.split()[1:] for family, line in lines.items()}
+    theirs = table_seconds("MajajHong2015.IT-pls", "MajajHong2015.V4-pls")
+    assert rows["MajajHong2015"][:3] == ["30", "10.0", f"{theirs:.1f}"] and float(rows["MajajHong2015"][3]) == \
+        pytest.approx(theirs / 10.0, abs=0.01), rows
+    assert lines["Kar2019"].endswith("<- brainpipe slower") and "slower" not in lines["MajajHong2015"], lines
+    assert rows["(shared)"][2:] == ["-", "-"], rows  # no Brain-Score counterpart
+    assert "Geirhos2021colour" not in rows  # no brainpipe jobs of its own in these figures: not printed
+    assert run.stdout.splitlines()[-1].endswith("brainpipe's job seconds larger in 1 of 2 families: Kar2019"), \
+        run.stdout
+
+
 #: The whole-suite grid's sample (perf/bench_suite.py): a neural PLS benchmark, a label task (no logits: pixels'
 #: cell is empty), the OST benchmark (static models' cells are empty, the temporal model's is scored) and a V1
 #: properties benchmark (recurrent_demo commits no V1 layer: its cell is empty).
@@ -188,6 +218,15 @@ def test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_or_a_
         assert 0 < cell("alexnet_untrained", identifier)["score"] <= 1
     assert result["disk_mb"] > 0 and result["peak_process_tree_mb"] >= result["peak_largest_process_mb"] > 0
     assert "MajajHong2015public" in result["families"]
+    # the per-family table beside Brain-Score's seconds for the same identifiers in the committed reference table
+    header = next(line for line in ran.stdout.splitlines() if line.startswith("family "))
+    assert header.split() == ["family", "jobs", "job", "s", "Brain-Score", "s", "BS", "/", "bp"], header
+    majaj = next(line for line in ran.stdout.splitlines() if line.startswith("MajajHong2015public ")).split()
+    assert float(majaj[3]) == pytest.approx(table_seconds("MajajHong2015public.IT-pls"), abs=0.05), majaj
+    assert float(majaj[4]) == pytest.approx(float(majaj[3]) / float(majaj[2]), abs=0.01), majaj
+    again = subprocess.run([sys.executable, script, "--report", str(figures)], capture_output=True, text=True,
+                           timeout=300)  # the table of a run's figures again, running nothing
+    assert again.returncode == 0 and again.stdout.splitlines()[0] == header, again.stdout + again.stderr
     # perf/bench_finished_planning.py as documented (docs/performance.md), on this finished run: two copies of
     # alexnet_untrained's folders, the whole run that records the three models finished, then the timed starts
     bench = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_finished_planning.py"), "--work",
