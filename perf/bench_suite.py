@@ -26,8 +26,8 @@ supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` buil
   (tests/data/reference/suite_table.tsv, ``bs_seconds``: Brain-Score 2.4.2's own code, one identifier at a time,
   result cache off) and the ratio, families where brainpipe's seconds are the larger marked. Not like for like: the
   table's seconds were measured on another day at another load, brainpipe's job seconds add up both job slots, and
-  a job shared by families counts under one of them or under "(shared)", as does an extraction of several layers at
-  once (its timing file names the model and its layer-set rule, not the stimulus set): such families look cheaper. ``--report RUN.json`` prints that table
+  a job shared by families counts under one of them or under "(shared)" (an extraction of one paper's stimulus
+  folders together, such as Geirhos2021's 17 data sets, names no one family): such families look cheaper. ``--report RUN.json`` prints that table
   again for an earlier run's ``--json`` figures, without running anything.
 
 With ``--json FILE`` the figures are also written as JSON. Timings depend on the machine's load: the load average is
