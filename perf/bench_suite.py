@@ -26,8 +26,9 @@ supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` buil
   (tests/data/reference/suite_table.tsv, ``bs_seconds``: Brain-Score 2.4.2's own code, one identifier at a time,
   result cache off) and the ratio, families where brainpipe's seconds are the larger marked. Not like for like: the
   table's seconds were measured on another day at another load, brainpipe's job seconds add up both job slots, and
-  a job shared by families counts under one of them or under "(shared)" (an extraction of one paper's stimulus
-  folders together, such as Geirhos2021's 17 data sets, names no one family): such families look cheaper. ``--report RUN.json`` prints that table
+  a job shared by families counts under one of them or under "(shared)". An extraction of one paper's stimulus
+  folders together (one job for Geirhos2021's 17 data sets, named by the model and its layer-set rule) is split
+  evenly over its folders' families (``layer_set_folders``: Snakemake's record of the rule that wrote each file). ``--report RUN.json`` prints that table
   again for an earlier run's ``--json`` figures, without running anything.
 
 With ``--json FILE`` the figures are also written as JSON. Timings depend on the machine's load: the load average is
@@ -37,6 +38,7 @@ printed before and after.
 from __future__ import annotations
 
 import argparse
+import base64
 import collections
 import csv
 import json
@@ -120,8 +122,35 @@ def read_cells(work: Path, models, identifiers) -> dict:
     return cells
 
 
+def layer_set_folders(work: Path) -> dict:
+    """rule name -> the stimulus folders an extraction rule of several folders wrote (activations_layers_<hash>,
+    whose timing file names only the model and the rule), read from Snakemake's record of each output file
+    (.snakemake/metadata/<the output path, URL-safe base64>: JSON with the ``rule`` that made it; snakemake/snakemake
+    ``src/snakemake/persistence/file.py``, ``_record_path``)."""
+    folders = collections.defaultdict(set)
+    metadata = work / ".snakemake" / "metadata"
+    for entry in metadata.rglob("*") if metadata.is_dir() else ():
+        if not entry.is_file():
+            continue
+        # a name longer than the file system allows is cut into folders "@<part>/.../<last part>"
+        name = "".join(part.lstrip("@") for part in entry.relative_to(metadata).parts)
+        try:
+            path = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            continue
+        parts = Path(path).parts
+        if len(parts) != 5 or parts[:2] != ("results", "activations"):  # results/activations/<model>/<folder>/<layer>
+            continue
+        rule = json.loads(entry.read_text()).get("rule", "")
+        if rule.startswith("activations_layers_"):
+            folders[rule].add(parts[3])
+    return {rule: sorted(names) for rule, names in folders.items()}
+
+
 def family_seconds(work: Path, identifiers) -> dict:
-    """family -> [jobs, seconds] from logs/timing/<rule>/... TSVs (Snakemake's ``benchmark:`` files)."""
+    """family -> [jobs, seconds] from logs/timing/<rule>/... TSVs (Snakemake's ``benchmark:`` files). An extraction
+    of several stimulus folders in one job (one paper's data sets) is split evenly over its folders' families, and
+    counts as a job of each."""
     from brainpipe import benchmarks
 
     family_of = {i: benchmarks.parse(i).family_name for i in identifiers}
@@ -131,18 +160,26 @@ def family_seconds(work: Path, identifiers) -> dict:
         for stimuli in benchmarks.parse(identifier).family.stimulus_sets:
             stimulus_family.setdefault(stimuli, family_of[identifier])
     stimulus_names = sorted(stimulus_family, key=len, reverse=True)
+    of_stimuli = lambda text: next((stimulus_family[s] for s in stimulus_names if s in text), "(shared)")
+    several = layer_set_folders(work)
     totals = collections.defaultdict(lambda: [0, 0.0])
     for tsv in (work / "logs" / "timing").rglob("*.tsv"):
         relative = str(tsv.relative_to(work / "logs" / "timing"))
-        family = next((family_of[i] for i in names if f"/{i}/" in f"/{relative}" or f"/{i}." in f"/{relative}"),
-                      None)
-        if family is None:
-            family = next((stimulus_family[s] for s in stimulus_names if s in relative), "(shared)")
         with tsv.open() as f:
             rows = list(csv.DictReader(f, delimiter="\t"))
-        if rows:
-            totals[family][0] += 1
-            totals[family][1] += float(rows[-1]["s"])
+        if not rows:
+            continue
+        seconds = float(rows[-1]["s"])
+        if tsv.stem in several:
+            shares = collections.Counter(of_stimuli(folder) for folder in several[tsv.stem])
+            for family, count in shares.items():
+                totals[family][0] += 1
+                totals[family][1] += seconds * count / len(several[tsv.stem])
+            continue
+        family = next((family_of[i] for i in names if f"/{i}/" in f"/{relative}" or f"/{i}." in f"/{relative}"),
+                      None)
+        totals[family or of_stimuli(relative)][0] += 1
+        totals[family or of_stimuli(relative)][1] += seconds
     return dict(totals)
 
 

@@ -179,6 +179,43 @@ def test_bench_suite_puts_brainscores_seconds_beside_each_family(tmp_path):
         run.stdout
 
 
+def test_bench_suite_splits_an_extraction_of_several_folders_over_their_families(tmp_path):
+    """A layer-set extraction job's timing file names only the model and its rule: its seconds go to the families of
+    the stimulus folders it wrote (Snakemake's record of each output, .snakemake/metadata/<base64 of the path>),
+    evenly per folder; a job that names no family stays "(shared)"."""
+    import base64
+
+    sys.path.insert(0, str(ROOT / "perf"))
+    import bench_suite
+
+    metadata = tmp_path / ".snakemake" / "metadata"
+    metadata.mkdir(parents=True)
+    outputs = {"results/activations/m/Geirhos2021_colour/features.12.nc": "activations_layers_0a",
+               "results/activations/m/Geirhos2021_colour--target8.00--source3.00/features.12.nc": "activations_layers_0a",
+               "results/activations/m/Geirhos2021_contrast/features.12.nc": "activations_layers_0a",
+               "results/activations/m/Geirhos2021_contrast/features.7.nc": "activations_layers_0a",
+               "results/activations/m/Other/features.7.nc": "activations",  # a one-layer job: named by its path
+               "results/m/x.json": "score"}
+    long = "results/activations/m/" + "Geirhos2021_contrast--" + "x" * 200 + "/features.7.nc"
+    outputs[long] = "activations_layers_0a"
+    for path, rule in outputs.items():
+        name = base64.urlsafe_b64encode(path.encode()).decode()
+        parts = [name[i:i + 254] for i in range(0, len(name), 254)]  # Snakemake's cut of a name past 255 characters
+        record = metadata.joinpath(*["@" + part for part in parts[:-1]], parts[-1])
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps({"rule": rule}))
+    assert bench_suite.layer_set_folders(tmp_path) == {"activations_layers_0a": [
+        "Geirhos2021_colour", "Geirhos2021_colour--target8.00--source3.00", "Geirhos2021_contrast",
+        "Geirhos2021_contrast--" + "x" * 200]}
+    timing = tmp_path / "logs" / "timing"
+    for relative, seconds in {"activations/m/activations_layers_0a.tsv": 9.0, "fetch_stimuli/Unknown.tsv": 1.5,
+                              "score/m/Geirhos2021colour-top1.tsv": 0.5}.items():
+        (timing / relative).parent.mkdir(parents=True, exist_ok=True)
+        (timing / relative).write_text(f"s\th:m:s\n{seconds}\t0:00:01\n")
+    families = bench_suite.family_seconds(tmp_path, ["Geirhos2021colour-top1", "Geirhos2021contrast-top1"])
+    assert families == {"Geirhos2021colour": [2, 5.0], "Geirhos2021contrast": [1, 4.5], "(shared)": [1, 1.5]}
+
+
 #: The whole-suite grid's sample (perf/bench_suite.py): a neural PLS benchmark, a label task (no logits: pixels'
 #: cell is empty), the OST benchmark (static models' cells are empty, the temporal model's is scored) and a V1
 #: properties benchmark (recurrent_demo commits no V1 layer: its cell is empty).
