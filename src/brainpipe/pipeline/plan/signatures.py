@@ -51,7 +51,7 @@ def rule_functions(rules: Iterable) -> Iterator[Callable]:
             if function is not None:
                 yield function
         # Snakemake evaluates every resource (a number too) through the resource's own method ``evaluate``, by the
-        # same signature reading: most of a plan's readings. One class function for all resources: remembered once.
+        # same signature reading: a quarter of a plan's readings. One class function for all resources: remembered once.
         for resource in resources.values() if isinstance(resources, Mapping) else ():
             evaluate = getattr(resource, "evaluate", None)
             if callable(evaluate):
