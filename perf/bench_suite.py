@@ -28,8 +28,8 @@ supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` buil
   table's seconds were measured on another day at another load, brainpipe's job seconds add up both job slots, and
   a job shared by families counts under one of them or under "(shared)". An extraction of one paper's stimulus
   folders together (one job for Geirhos2021's 17 data sets, named by the model and its layer-set rule) is split
-  evenly over its folders' families (``layer_set_folders``: Snakemake's record of the rule that wrote each file). ``--report RUN.json`` prints that table
-  again for an earlier run's ``--json`` figures, without running anything.
+  evenly over its folders' families (``layer_set_folders``: Snakemake's record of the rule that wrote each file).
+  ``--report RUN.json`` prints that table again for an earlier run's ``--json`` figures, without running anything.
 
 With ``--json FILE`` the figures are also written as JSON. Timings depend on the machine's load: the load average is
 printed before and after.

@@ -164,8 +164,8 @@ def test_bench_suite_puts_brainscores_seconds_beside_each_family(tmp_path):
     figures = {"identifiers": ["MajajHong2015.IT-pls", "MajajHong2015.V4-pls", "Kar2019-ost", "Geirhos2021colour-top1"],
                "families": {"MajajHong2015": [30, 10.0], "Kar2019": [4, 1000.0], "(shared)": [5, 2.0]}}
     (tmp_path / "run.json").write_text(json.dumps(figures))
-    run = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_suite.py"), "--report", str(tmp_path / "run.json")],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_suite.py"), "--report",
+                          str(tmp_path / "run.json")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     lines = {line.split()[0]: line for line in run.stdout.splitlines()[1:-1]}
     rows = {family: line.split()[1:] for family, line in lines.items()}
@@ -191,7 +191,8 @@ def test_bench_suite_splits_an_extraction_of_several_folders_over_their_families
     metadata = tmp_path / ".snakemake" / "metadata"
     metadata.mkdir(parents=True)
     outputs = {"results/activations/m/Geirhos2021_colour/features.12.nc": "activations_layers_0a",
-               "results/activations/m/Geirhos2021_colour--target8.00--source3.00/features.12.nc": "activations_layers_0a",
+               "results/activations/m/Geirhos2021_colour--target8.00--source3.00/features.12.nc":
+                   "activations_layers_0a",
                "results/activations/m/Geirhos2021_contrast/features.12.nc": "activations_layers_0a",
                "results/activations/m/Geirhos2021_contrast/features.7.nc": "activations_layers_0a",
                "results/activations/m/Other/features.7.nc": "activations",  # a one-layer job: named by its path
