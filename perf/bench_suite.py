@@ -177,9 +177,9 @@ def family_seconds(work: Path, identifiers) -> dict:
                 totals[family][1] += seconds * count / len(several[tsv.stem])
             continue
         family = next((family_of[i] for i in names if f"/{i}/" in f"/{relative}" or f"/{i}." in f"/{relative}"),
-                      None)
-        totals[family or of_stimuli(relative)][0] += 1
-        totals[family or of_stimuli(relative)][1] += seconds
+                      None) or of_stimuli(relative)
+        totals[family][0] += 1
+        totals[family][1] += seconds
     return dict(totals)
 
 
