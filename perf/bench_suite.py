@@ -235,6 +235,8 @@ def main(argv=None) -> int:
                         help="print the per-family table of an earlier run's --json figures; runs nothing")
     args = parser.parse_args(argv)
     if args.report:
+        if not args.report.is_file():
+            parser.error(f"--report {args.report}: no such file; give the file an earlier run wrote with --json")
         figures = json.loads(args.report.read_text())
         identifiers = figures.get("identifiers")
         if identifiers is None:  # figures written before they listed them: the --benchmarks given now

@@ -177,6 +177,10 @@ def test_bench_suite_puts_brainscores_seconds_beside_each_family(tmp_path):
     assert "Geirhos2021colour" not in rows  # no brainpipe jobs of its own in these figures: not printed
     assert run.stdout.splitlines()[-1].endswith("brainpipe's job seconds larger in 1 of 2 families: Kar2019"), \
         run.stdout
+    missing = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_suite.py"), "--report",
+                              str(tmp_path / "none.json")], capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 2 and f"--report {tmp_path / 'none.json'}: no such file" in missing.stderr, \
+        missing.stderr
 
 
 def test_bench_suite_splits_an_extraction_of_several_folders_over_their_families(tmp_path):
