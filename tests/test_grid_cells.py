@@ -33,6 +33,27 @@ def test_what_a_model_cannot_do():
     assert grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], neural, temporal_model=True) is None
 
 
+def test_a_static_model_on_object_solution_times_is_an_empty_cell_with_the_fixed_ceiling():
+    kar, demo_ost, temporal_pls = (REGISTRY.benchmark(i) for i in ("Kar2019-ost", "SyntheticShapesOST-ost",
+                                                                   "MajajHong2015public.IT-temporal-pls"))
+    reason = grid_cells.cannot_do("alexnet_untrained", ZOO["alexnet_untrained"], kar)
+    assert reason.startswith("static model: alexnet_untrained has no model_zoo.alexnet_untrained.time_mapping")
+    assert "Kar2019-ost NaN" in reason and "\n" not in reason
+    assert "static model" in grid_cells.cannot_do("alexnet_untrained", ZOO["alexnet_untrained"], demo_ost)
+    # a temporal model is scored; a static model on a time course is scored too (Brain-Score repeats its response)
+    assert grid_cells.cannot_do("recurrent_demo", ZOO["recurrent_demo"], kar, temporal_model=True) is None
+    assert grid_cells.cannot_do("alexnet_untrained", ZOO["alexnet_untrained"], temporal_pls) is None
+    # a model without an IT layer: the region's reason comes first
+    no_it = {**ZOO["alexnet_untrained"], "layers": {"V4": "features.7"}}
+    assert "commits no layer to region IT" in grid_cells.cannot_do("v4_only", no_it, kar)
+    # the cell's file keeps Kar2019's declared ceiling, as Brain-Score's NaN score does; a computed one is not known
+    assert grid_cells.fixed_ceiling(kar) == 0.79
+    assert grid_cells.fixed_ceiling(demo_ost) is None and grid_cells.fixed_ceiling(temporal_pls) is None
+    cell = grid_cells.empty_score("alexnet_untrained", "Kar2019-ost", reason, {"version": 2}, {}, 0.79)
+    assert (cell["score"], cell["raw"], cell["ceiling"], cell["empty_cell"]) == (None, None, 0.79, True)
+    assert grid_cells.empty_score("m", "b", "r", {}, {})["ceiling"] is None
+
+
 def test_a_model_without_a_layer_for_the_region_is_an_empty_cell_unless_no_model_commits_it():
     from brainpipe.pipeline.workflow_config import ConfigError, check_committed_regions
 

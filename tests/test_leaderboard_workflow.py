@@ -78,7 +78,11 @@ def test_a_neural_benchmark_without_region_and_a_time_resolved_one_on_the_leader
     assert table.loc["ceiling", SPANTIME] == pytest.approx(sum(ceiling["ceiling"]) / len(ceiling["ceiling"]),
                                                            abs=1e-4)
     summary = pd.read_csv(grid / "results" / "summary.tsv", sep="\t")
-    assert set(summary["status"]) == {"scored"} and summary["ceiling"].notna().all()
+    static_ost = (summary["model"] == "alexnet_untrained") & (summary["benchmark"] == OST)
+    assert set(summary["status"]) == {"scored"} and summary.loc[~static_ost, "ceiling"].notna().all()
+    # the static model's OST cell is empty (decided at plan time): no number, not even a ceiling (the demo's OST
+    # declares none)
+    assert summary.loc[static_ost, ["score", "ceiling"]].isna().all(axis=None)
     # the static model's OST score is null with a one-line reason, shown on the page
     null = score(grid, "alexnet_untrained", OST)
     assert null["score"] is None and null["reason"]
@@ -90,8 +94,9 @@ def test_a_neural_benchmark_without_region_and_a_time_resolved_one_on_the_leader
 def test_a_failed_rerun_names_stale_scores_and_says_what_it_rebuilt(grid, tmp_path):
     """A config edit (pls_components 10; alexnet_untrained's architecture now a model that fails) whose run fails
     with --keep-going: recurrent_demo's IT score is recomputed with 10 components (scored); alexnet_untrained's
-    three files are the old run's: 'stale', naming what differs, out of the leaderboard's cells and means; the
-    rebuild (with the time-resolved ceiling) succeeds and says which files it wrote."""
+    two scored files are the old run's: 'stale', naming what differs, out of the leaderboard's cells and means (its
+    OST cell is empty, which no edit of its architecture changes); the rebuild (with the time-resolved ceiling)
+    succeeds and says which files it wrote."""
     copy = tmp_path / "grid"
     shutil.copytree(grid, copy, symlinks=True)  # copytree keeps the mtimes: the cached stages stay cached
     (copy / "models").mkdir()
@@ -107,10 +112,11 @@ def test_a_failed_rerun_names_stale_scores_and_says_what_it_rebuilt(grid, tmp_pa
     assert score(copy, "alexnet_untrained", IT)["data"]["settings"]["pls_components"] == 25  # the old file
     summary = pd.read_csv(copy / "results" / "summary.tsv", sep="\t")
     status = dict(zip(zip(summary["model"], summary["benchmark"]), summary["status"]))
+    # alexnet_untrained's OST cell is empty whatever its architecture (a static model): current, not stale
     assert status == {("recurrent_demo", IT): "scored", ("recurrent_demo", OST): "scored",
                       ("recurrent_demo", SPANTIME): "scored", ("alexnet_untrained", IT): "stale",
-                      ("alexnet_untrained", OST): "stale", ("alexnet_untrained", SPANTIME): "stale"}, status
-    assert "3 score file(s) stale" in output, output[-3000:]
+                      ("alexnet_untrained", OST): "scored", ("alexnet_untrained", SPANTIME): "stale"}, status
+    assert "2 score file(s) stale" in output, output[-3000:]
     assert "data.settings.pls_components: 25 in the file, 10 now" in output
     assert "model_spec.architecture: alexnet in the file, models/broken.py:build now" in output
     assert ("rebuilt results/summary.tsv, results/leaderboard.csv, results/leaderboard.html" in output), output[-3000:]
@@ -118,7 +124,7 @@ def test_a_failed_rerun_names_stale_scores_and_says_what_it_rebuilt(grid, tmp_pa
     assert table.loc["alexnet_untrained", [IT, OST, SPANTIME]].isna().all()
     assert table.loc["recurrent_demo", IT] == pytest.approx(score(copy, "recurrent_demo", IT)["score"], abs=1e-4)
     page = (copy / "results" / "leaderboard.html").read_text()
-    assert "3 score(s) stale" in page and f"alexnet_untrained &times; {IT}: " in page
+    assert "2 score(s) stale" in page and f"alexnet_untrained &times; {IT}: " in page
 
 
 def test_a_targeted_run_that_fails_before_any_score_says_no_table_was_rebuilt(tmp_path):

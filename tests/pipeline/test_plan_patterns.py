@@ -121,7 +121,10 @@ def test_each_cell_of_the_grid_has_one_headline_rule_and_an_empty_one_the_empty_
     # a cell is a pair: the same benchmark is scored for another model, the same model scores another benchmark
     assert rules_taking("results/alexnet_untrained/SyntheticShapes.V4-pls.json", rules) == {"score"}
     assert rules_taking("results/pixels/SyntheticShapes.IT-pls.json", rules) == {"score"}
-    assert rules_taking("results/alexnet_untrained/Kar2019-ost.json", rules) == {"score_ost"}
+    # object solution times: a temporal model's cell is scored, a static model's is empty (its bins are all alike)
+    assert rules_taking("results/recurrent_demo/Kar2019-ost.json", rules) == {"score_ost"}
+    assert rules_taking("results/alexnet_untrained/Kar2019-ost.json", rules) == {"empty_cell"}
+    assert "static model" in empty["pixels/Kar2019-ost"]
     assert rules_taking("results/alexnet_untrained/SyntheticShapesBehaviour-i2n.json", rules) == {"score_behaviour"}
 
 

@@ -4,8 +4,8 @@ from brainpipe.pipeline import grid_cells
 
 
 # Cells of the grid a model cannot do (a model without logits on a label task, a temporal model on a behavioural
-# one) or that config skip_benchmarks leaves out: decided here, at plan time (pipeline/grid_cells.py); the
-# empty_cell rule is the only one for their files.
+# one, a static model on object solution times) or that config skip_benchmarks leaves out: decided here, at plan
+# time (pipeline/grid_cells.py); the empty_cell rule is the only one for their files.
 # Benchmarks whose data need a file the user supplies and has not (the catalog and data.local_files): every
 # model's cell is empty, and no ceiling job is planned for them (PLAN.grid.unavailable_benchmarks).
 try:
@@ -22,6 +22,7 @@ rule empty_cell:
         code=stage_code("empty_cell"),
         reason=lambda wildcards: EMPTY_CELLS[wildcards.cell],
         benchmark_info=lambda wildcards: PLAN.benchmark(wildcards.cell.split("/", 1)[1]).metadata(),
+        ceiling=lambda wildcards: grid_cells.fixed_ceiling(PLAN.benchmark(wildcards.cell.split("/", 1)[1])),
     wildcard_constraints:
         # a finished model's empty cells are read as they are (common.smk: PLAN.finished_models)
         cell=grid_cells.cell_pattern([c for c in EMPTY_CELLS if c.split("/", 1)[0] not in PLAN.finished_models]),

@@ -12,6 +12,6 @@ from brainpipe.pipeline.provenance import versions
 
 with logged(snakemake.log[0], "empty_cell"):
     model, benchmark = snakemake.wildcards.cell.split("/", 1)
-    write_json(empty_score(model, benchmark, snakemake.params.reason, snakemake.params.benchmark_info, versions()),
-               snakemake.output[0])
+    write_json(empty_score(model, benchmark, snakemake.params.reason, snakemake.params.benchmark_info, versions(),
+                           snakemake.params.ceiling), snakemake.output[0])
     print(f"{model} × {benchmark}: empty cell: {snakemake.params.reason}")

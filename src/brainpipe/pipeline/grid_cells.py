@@ -1,11 +1,11 @@
 """The cells of a grid (model × benchmark) that a model cannot do, decided when the workflow is planned: such a
 cell is an empty cell (its score JSON says ``score: null`` with a one-line ``reason``; no job computes anything for
 it), and every other cell of the grid is computed. Only what a model *cannot* do is decided here: a model without
-ImageNet logits on a label task, a temporal model on a behavioural task, a benchmark whose data need a file the
-user supplies and has not (ImageNet's validation images: every model's cell), a model that commits no layer to a brain
-region another model of the grid commits (or to V1, V2, V4 or IT; a temporal model often commits only IT). A config
-error (a typo, an unknown layer, a region no model commits) is still an error, and a job that fails at run time
-still fails loudly.
+ImageNet logits on a label task, a temporal model on a behavioural task, a static model on object solution times, a
+benchmark whose data need a file the user supplies and has not (ImageNet's validation images: every model's cell), a
+model that commits no layer to a brain region another model of the grid commits (or to V1, V2, V4 or IT; a temporal
+model often commits only IT). A config error (a typo, an unknown layer, a region no model commits) is still an error,
+and a job that fails at run time still fails loudly.
 """
 
 from __future__ import annotations
@@ -25,6 +25,13 @@ def cannot_do(model_name: str, spec: dict, benchmark, temporal_model: bool = Fal
             return (f"{model_name} commits no layer to region {region} (model_zoo.{model_name}.layers); commit one "
                     f"(`brainpipe commit-layers {model_name} --region {region} --benchmark {benchmark.identifier}`) "
                     "to score it")
+        if benchmark.kind == "ost" and not temporal_model:
+            # a static model answers every time bin with its one response, so Brain-Score's check that the
+            # recordings vary over time (brain-score/vision .../benchmarks/kar2019/benchmark.py,
+            # temporally_varying) always fails and the score is NaN: known here, so nothing is extracted for it
+            return (f"static model: {model_name} has no model_zoo.{model_name}.time_mapping, so its response is the "
+                    f"same in every time bin and it has no object solution time; Brain-Score scores "
+                    f"{benchmark.identifier} NaN for such a model")
         return None
     if benchmark.kind != "behaviour":
         return None
@@ -127,8 +134,17 @@ def cell_pattern(cells) -> str:
     return "(?:" + "|".join(re.escape(cell) for cell in sorted(cells, key=len, reverse=True)) + ")"
 
 
-def empty_score(model: str, benchmark: str, reason: str, benchmark_info: dict, versions: dict) -> dict:
-    """The score JSON of an empty cell: the fields a score file has, null where nothing was computed, the reason,
-    and the benchmark's metadata (version, parent, bibtex_key, origin, definition), as any score file has."""
-    return {"model": model, "benchmark": benchmark, "score": None, "raw": None, "ceiling": None, "error": None,
+def fixed_ceiling(benchmark) -> float | None:
+    """A ceiling the benchmark's family declares as a number (Kar2019-ost's .79), which an empty cell reports as
+    Brain-Score's NaN score carries it; None where the ceiling is computed from the data or there is none."""
+    ceiling = benchmark.family.ceiling
+    return float(ceiling) if isinstance(ceiling, (int, float)) and not isinstance(ceiling, bool) else None
+
+
+def empty_score(model: str, benchmark: str, reason: str, benchmark_info: dict, versions: dict,
+                ceiling: float | None = None) -> dict:
+    """The score JSON of an empty cell: the fields a score file has, null where nothing was computed (the ceiling:
+    ``ceiling``, a fixed one, :func:`fixed_ceiling`), the reason, and the benchmark's metadata (version, parent,
+    bibtex_key, origin, definition), as any score file has."""
+    return {"model": model, "benchmark": benchmark, "score": None, "raw": None, "ceiling": ceiling, "error": None,
             "layer": None, "reason": reason, "empty_cell": True, **benchmark_info, "versions": versions}
