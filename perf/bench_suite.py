@@ -73,11 +73,15 @@ def overlay(store: Path, base_url: str, models, benchmarks, work: Path) -> dict:
 
 
 class TreeMemory(threading.Thread):
-    """Samples the summed resident memory of a process and all its descendants; ``peak`` in bytes."""
+    """Samples the memory of a process and all its descendants. ``peak``: the largest sum of their resident sets
+    (bytes); ``peak_pss``: the largest sum of their proportional sets (Linux PSS: a page shared by n processes counts
+    1/n in each), which is what the tree takes from the machine. The resident sum counts a shared page once per
+    process: a fork server's children share its imported libraries copy-on-write, so there it overstates; both are
+    kept. PSS is read from /proc/<pid>/smaps_rollup; where that cannot be read, ``peak_pss`` stays 0."""
 
     def __init__(self, pid: int, interval: float = 0.5):
         super().__init__(daemon=True)
-        self.pid, self.interval, self.peak = pid, interval, 0
+        self.pid, self.interval, self.peak, self.peak_pss = pid, interval, 0, 0
         self.done = threading.Event()
 
     def run(self):
@@ -88,17 +92,30 @@ class TreeMemory(threading.Thread):
         except psutil.NoSuchProcess:
             return
         while not self.done.is_set():
-            total = 0
+            rss = pss = 0
             try:
                 for process in [root, *root.children(recursive=True)]:
                     try:
-                        total += process.memory_info().rss
+                        rss += process.memory_info().rss
+                        pss += proportional_set_size(process.pid)
                     except psutil.Error:
                         pass
             except psutil.Error:
                 break
-            self.peak = max(self.peak, total)
+            self.peak, self.peak_pss = max(self.peak, rss), max(self.peak_pss, pss)
             self.done.wait(self.interval)
+
+
+def proportional_set_size(pid: int) -> int:
+    """A process's PSS in bytes (/proc/<pid>/smaps_rollup); 0 where it cannot be read (gone, or not Linux)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def disk_bytes(folder: Path) -> int:
@@ -286,8 +303,9 @@ def main(argv=None) -> int:
     if args.dry_run:  # Snakemake's job table: a line per rule with its job count, then the total
         counts = re.findall(r"^(\w+)\s+(\d+)$", text, flags=re.M)
         print("\n".join(f"{rule} {count}" for rule, count in counts) if returncode == 0 else text[-4000:])
-        print(f"planned in {wall:.1f} s wall, {(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime):.1f}"
-              f" s CPU, {after.ru_maxrss / 1024:.0f} MB; snakemake exit {returncode}")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print(f"planned in {wall:.1f} s wall, {cpu:.1f} s CPU, {after.ru_maxrss / 1024:.0f} MB; snakemake exit "
+              f"{returncode}")
         return returncode
     jobs = collections.Counter(re.findall(r"^rule (\w+):$", text, flags=re.M)
                                + re.findall(r"^localrule (\w+):$", text, flags=re.M))
@@ -299,7 +317,7 @@ def main(argv=None) -> int:
         "wall_s": round(wall, 1),
         "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
         "peak_largest_process_mb": round(after.ru_maxrss / 1024),
-        "peak_process_tree_mb": round(tree.peak / 2**20),
+        "peak_process_tree_mb": round(tree.peak / 2**20), "peak_process_tree_pss_mb": round(tree.peak_pss / 2**20),
         "disk_mb": round(disk_bytes(work) / 2**20), "jobs": sum(jobs.values()), "jobs_per_rule": dict(jobs),
         "load_after": round(os.getloadavg()[0], 1),
         "empty_reasons": dict(collections.Counter(reason.split(":")[0][:90] for kind, reason in cells.values()
@@ -310,7 +328,8 @@ def main(argv=None) -> int:
     print(f"cells: {figures['scored']} scored, {figures['empty']} empty with a reason, {figures['missing']} missing "
           f"(of {len(cells)}); snakemake exit {returncode}")
     print(f"wall {figures['wall_s']} s, CPU {figures['cpu_s']} s, peak memory: largest process "
-          f"{figures['peak_largest_process_mb']} MB, process tree {figures['peak_process_tree_mb']} MB; disk "
+          f"{figures['peak_largest_process_mb']} MB, process tree {figures['peak_process_tree_mb']} MB (resident sum; "
+          f"proportional sum {figures['peak_process_tree_pss_mb']} MB); disk "
           f"{figures['disk_mb']} MB; {figures['jobs']} jobs; load after {figures['load_after']}")
     print("empty cells by reason:")
     for reason, count in sorted(figures["empty_reasons"].items(), key=lambda item: -item[1]):

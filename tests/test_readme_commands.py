@@ -72,6 +72,9 @@ ELSEWHERE = {
         "README's --only command, run here",
     ".venv/bin/python perf/bench_headline.py": "the full-size run (about 6 minutes on a quiet machine, past this file's "
         "10-minute limit on a loaded one); the same code at --scale 0.1, the README's next command, runs here",
+    ".venv/bin/python perf/bench_vs_brainscore.py": "Brain-Score's side needs the reference venv (make reference-venv), "
+        "which this suite does not build, and the full-size rounds take about 15 minutes: brainpipe's side of the same "
+        "script, the README's next command, runs here; tests/test_bench_vs_brainscore.py checks its figures",
     "brainpipe score pixels SyntheticShapes.IT-pls": "a whole workflow run from an installed wheel: "
         "tests/test_wheel.py::test_the_installed_wheel_scores_the_demo_outside_the_checkout; in a checkout: "
         "tests/test_score_command.py",

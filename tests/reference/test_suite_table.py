@@ -259,6 +259,7 @@ def test_the_suite_grid_plans_every_benchmark_and_runs_a_sample_to_a_score_or_a_
     for identifier in ("MajajHong2015public.IT-pls", "Marques2020_Ringach2002-or_bandwidth"):
         assert 0 < cell("alexnet_untrained", identifier)["score"] <= 1
     assert result["disk_mb"] > 0 and result["peak_process_tree_mb"] >= result["peak_largest_process_mb"] > 0
+    assert 0 < result["peak_process_tree_pss_mb"] <= result["peak_process_tree_mb"]
     assert "MajajHong2015public" in result["families"]
     # the per-family table beside Brain-Score's seconds for the same identifiers in the committed reference table
     header = next(line for line in ran.stdout.splitlines() if line.startswith("family "))
