@@ -5,6 +5,7 @@ disk, jobs), family by family.
     .venv/bin/python tests/reference/suite_store.py --scale small --out STORE          # once (≈ 10 min, ≈ 4 GB)
     .venv/bin/python perf/bench_suite.py --store STORE                                  # the issue's grid
     .venv/bin/python perf/bench_suite.py --store STORE --models pixels --benchmarks 'family:Rajalingham2020'
+    .venv/bin/python perf/bench_suite.py --store STORE --models alexnet --weights-file SEEDED.pth   # seeded alexnet
 
 One fresh working folder (``--work``, default a temporary one), the repository's config/config.yaml plus an
 overlay: ``models`` (default ``pixels``, ``alexnet_untrained`` and the temporal ``recurrent_demo``), ``benchmarks``
@@ -64,12 +65,18 @@ DEFAULT_MODELS = ("pixels", "alexnet_untrained", "recurrent_demo")
 REFERENCE_TABLE = REPO / "tests" / "data" / "reference" / "suite_table.tsv"
 
 
-def overlay(store: Path, base_url: str, models, benchmarks, work: Path) -> dict:
+def overlay(store: Path, base_url: str, models, benchmarks, work: Path, weights_file: Path | None = None) -> dict:
+    """The config overlay of the grid; ``weights_file``: config's ``alexnet`` reads its weights from this file
+    (``weights_file``, e.g. seeded stand-in weights) instead of torchvision's IMAGENET1K_V1 download."""
     from suite_table import local_files  # the store's files that are not fetched from data.base_url
 
-    return {"models": list(models), "benchmarks": list(benchmarks),
-            "data": {"base_url": base_url, "cache_dir": str(work / "cache"), "local_files": local_files(store),
-                     "checksums_override": str(store / "checksums.json")}}
+    settings = {"models": list(models), "benchmarks": list(benchmarks),
+                "data": {"base_url": base_url, "cache_dir": str(work / "cache"), "local_files": local_files(store),
+                         "checksums_override": str(store / "checksums.json")}}
+    if weights_file is not None:
+        alexnet = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["model_zoo"]["alexnet"]
+        settings["model_zoo"] = {"alexnet": {**alexnet, "weights": None, "weights_file": str(weights_file)}}
+    return settings
 
 
 class TreeMemory(threading.Thread):
@@ -245,6 +252,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
     parser.add_argument("--benchmarks", nargs="+", default=["suite:brainscore"], help="config benchmarks selectors")
     parser.add_argument("--work", type=Path, help="the working folder (kept; default: a new temporary folder)")
+    parser.add_argument("--weights-file", type=Path,
+                        help="the model alexnet's weights (a saved state dict, config weights_file), e.g. "
+                             "perf/bench_headline.py's seeded ones; default: torchvision's download")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="plan only (snakemake -n) and print the job counts")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -268,6 +278,8 @@ def main(argv=None) -> int:
     from brainpipe import benchmarks
     from brainpipe.pipeline.benchmark_selectors import expand
 
+    if args.weights_file is not None and not args.weights_file.is_file():
+        parser.error(f"--weights-file {args.weights_file}: no such file")
     store = args.store.resolve()
     if not (store / "manifest.json").is_file():
         raise SystemExit(f"{store}: no manifest.json; write a store with tests/reference/suite_store.py first")
@@ -283,7 +295,8 @@ def main(argv=None) -> int:
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     with local_http_server(store) as server:
         config = work / "suite.yaml"
-        config.write_text(yaml.safe_dump(overlay(store, server.url, args.models, args.benchmarks, work)))
+        config.write_text(yaml.safe_dump(overlay(store, server.url, args.models, args.benchmarks, work,
+                                                 args.weights_file and args.weights_file.resolve())))
         command = [SNAKEMAKE, "--cores", str(args.cores), "--keep-going", "-s", str(REPO / "Snakefile"),
                    "--directory", str(work), "--configfile", str(REPO / "config" / "config.yaml"), str(config)]
         if args.dry_run:

@@ -7,13 +7,17 @@ Usage::
     .venv/bin/python perf/bench_vs_brainscore.py --scale 0.1 --rounds 1
     .venv/bin/python perf/bench_vs_brainscore.py --identifiers MajajHong2015public.IT-pls MajajHong2015public.V4-pls
     .venv/bin/python perf/bench_vs_brainscore.py --side brainpipe     # brainpipe's runs only (no reference venv)
+    .venv/bin/python perf/bench_vs_brainscore.py --store STORE --identifiers Geirhos2021colour-top1   # a suite store
 
 Data and weights are perf/bench_headline.py's: MajajHong2015-public's files in Brain-Score's formats (3200 images
 at scale 1, 44 repetitions, 88 V4 + 168 IT sites; written once under ``--data``) and ``torch.manual_seed(0)`` alexnet
 weights. brainpipe reads them as alexnet's ``weights_file``; Brain-Score as torchvision's IMAGENET1K_V1 file in a
 scratch TORCH_HOME (tests/reference/brainscore_runs.py). The two are checked to be the same tensors, so both sides
 must give the same scores, and the figures print both. The benchmarks are the ones these files serve:
-``MajajHong2015public.IT-pls`` (the default) and ``MajajHong2015public.V4-pls``.
+``MajajHong2015public.IT-pls`` (the default) and ``MajajHong2015public.V4-pls``. With ``--store``, a suite store
+(tests/reference/suite_store.py) instead: identifiers of one of its groups, both sides with the group's stand-in
+weights, Brain-Score with the group's set-up, as tests/reference/suite_table.py runs them (but both cold and timed
+as whole commands).
 
 Each round runs both sides once, the order alternating from round to round (so that neither always runs first on a
 machine whose load drifts):
@@ -44,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -90,44 +95,99 @@ def same_weights(first: Path, second: Path) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[name], b[name]) for name in a)
 
 
-def brainpipe_run(data: Path, base_url: str, sums_file: Path, identifiers, cores: int, scratch: Path) -> dict:
-    """brainpipe's targets for ``identifiers`` in a new folder under ``scratch``: the figures and the scores."""
-    work = Path(tempfile.mkdtemp(prefix="brainpipe-", dir=scratch))
-    config = bench_headline.write_config(work / "config.yaml", base_url, sums_file, work / "cache")
+@dataclass
+class Setup:
+    """What both sides read: the files (``store``, served to brainpipe over HTTP, copied by Brain-Score's runner), the
+    same weights twice (brainpipe's ``weights_file``; Brain-Score's TORCH_HOME, holding them under torchvision's file
+    name) and, on a suite store, the identifiers' group (tests/reference/suite_store.py); ``group`` None:
+    bench_headline.py's data set, whose checksums are ``sums_file``."""
+
+    store: Path
+    identifiers: list
+    weights: Path
+    torch_home: Path
+    group: object = None
+    sums_file: Path | None = None
+
+
+def brainpipe_config(setup: Setup, work: Path, base_url: str) -> Path:
+    """The config of brainpipe's run in ``work``: the store as data.base_url, alexnet with the setup's weights, the
+    setup's identifiers as the grid's benchmarks, the download cache in ``work`` (so every run is cold)."""
+    if setup.group is None:
+        config = bench_headline.write_config(work / "config.yaml", base_url, setup.sums_file, work / "cache")
+    else:
+        import suite_table
+
+        config = suite_table.brainpipe_config(work, setup.identifiers[0], setup.group, setup.store, base_url,
+                                              setup.weights)
     settings = yaml.safe_load(config.read_text())
-    settings["benchmarks"] = list(identifiers)
+    settings["benchmarks"] = list(setup.identifiers)
+    settings["data"]["cache_dir"] = str(work / "cache")
     config.write_text(yaml.safe_dump(settings, sort_keys=False))
-    command = [SNAKEMAKE, *[f"results/alexnet/{identifier}.json" for identifier in identifiers], "--cores",
+    return config
+
+
+def brainpipe_run(setup: Setup, base_url: str, cores: int, scratch: Path) -> dict:
+    """brainpipe's targets for the setup's identifiers in a new folder under ``scratch``: the figures, the scores."""
+    work = Path(tempfile.mkdtemp(prefix="brainpipe-", dir=scratch))
+    config = brainpipe_config(setup, work, base_url)
+    command = [SNAKEMAKE, *[f"results/alexnet/{identifier}.json" for identifier in setup.identifiers], "--cores",
                str(cores), "-s", str(REPO / "Snakefile"), "--directory", str(work), "--configfile", str(config)]
     env = bench_headline.environment()
     env.pop("SNAKEMAKE_PROFILE", None)
     figures = measured(command, work, env, work / "snakemake.log")
     figures["scores"] = {}
-    for identifier in identifiers:
+    for identifier in setup.identifiers:
         path = work / "results" / "alexnet" / f"{identifier}.json"
         figures["scores"][identifier] = json.loads(path.read_text())["score"] if path.is_file() else None
     figures["log"] = str(work / "snakemake.log")
     return figures
 
 
-def brainscore_run(store: Path, torch_home: Path, identifiers, scratch: Path, python: Path) -> dict:
-    """Brain-Score's ``identifiers`` in one reference-venv process, everything it caches in a new folder."""
+def brainscore_run(setup: Setup, scratch: Path, python: Path) -> dict:
+    """Brain-Score's identifiers in one reference-venv process, its result cache on and everything it caches in a
+    new folder under ``scratch``; on a suite store with the group's set-up (suite_table.brainscore_command)."""
     import brainscore_runs
 
     work = Path(tempfile.mkdtemp(prefix="brainscore-", dir=scratch))
-    env = brainscore_runs.reference_env(work)  # result cache on, in the new folder; BRAINIO_HOME there too
-    env["TORCH_HOME"] = str(torch_home)
+    out = work / "out"
+    if setup.group is None:
+        env = brainscore_runs.reference_env(work)  # result cache on, in the new folder; BRAINIO_HOME there too
+        env["TORCH_HOME"] = str(setup.torch_home)
+        command = [str(python), "-c", brainscore_runs.wrapper(), str(brainscore_runs.RUNNER), "--store",
+                   str(setup.store), "--benchmark", *setup.identifiers, "--model", "alexnet", "--out-dir", str(out)]
+    else:
+        import suite_table
+
+        command, env = suite_table.brainscore_command(python, setup.identifiers, setup.group, setup.store,
+                                                      setup.weights, work, out, result_cache=True)
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         env.pop(name, None)
-    command = [str(python), "-c", brainscore_runs.wrapper(), str(brainscore_runs.RUNNER), "--store", str(store),
-               "--benchmark", *identifiers, "--model", "alexnet", "--out-dir", str(work / "out")]
     figures = measured(command, work, env, work / "brainscore.log")
     figures["scores"] = {}
-    for identifier in identifiers:
-        path = work / "out" / f"{identifier}.json"
+    for identifier in setup.identifiers:
+        path = out / f"{identifier}.json"
         figures["scores"][identifier] = json.loads(path.read_text())["score"] if path.is_file() else None
     figures["log"] = str(work / "brainscore.log")
     return figures
+
+
+def store_group(identifiers):
+    """The one suite-store group (tests/reference/suite_store.py) that holds every identifier, or an error naming
+    the identifiers of none or of another group."""
+    import suite_store
+
+    owners = {}
+    for identifier in identifiers:
+        found = [group for group in suite_store.groups() if suite_store.family_of(identifier) in group.families]
+        if not found:
+            raise ValueError(f"{identifier}: no group of the suite store holds it (tests/reference/suite_store.py)")
+        owners[identifier] = found[0]
+    names = sorted({group.name for group in owners.values()})
+    if len(names) > 1:
+        raise ValueError(f"the identifiers belong to groups {', '.join(names)} of the suite store, which Brain-Score "
+                         "runs with different set-ups and weights: give one group's identifiers per run")
+    return next(iter(owners.values()))
 
 
 def round_order(index: int, sides) -> list[str]:
@@ -178,7 +238,11 @@ def print_summary(result: dict) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--identifiers", nargs="+", default=[HEADLINE], choices=SERVED)
+    parser.add_argument("--identifiers", nargs="+", default=[HEADLINE],
+                        help=f"the benchmarks (default {HEADLINE}; without --store: {' or '.join(SERVED)})")
+    parser.add_argument("--store", type=Path,
+                        help="a suite store (tests/reference/suite_store.py) instead of bench_headline.py's data set: "
+                             "--identifiers of one of its groups, with the group's weights and set-up")
     parser.add_argument("--scale", type=float, default=1.0, help="image count × this (bench_headline.py's sizes)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--side", choices=("both", *SIDES), default="both")
@@ -196,45 +260,79 @@ def main(argv=None) -> int:
     if "brainscore" in sides and not args.brainscore_python.is_file():
         parser.error(f"--brainscore-python {args.brainscore_python}: no such interpreter; make the reference venv "
                      "(make reference-venv) or give --side brainpipe")
-    # bench_headline.py's folder for the same scale: one copy of the data set serves both scripts
-    data = (args.data or Path(tempfile.gettempdir()) / "brainpipe-bench-headline" / f"scale-{args.scale:g}").resolve()
-    store, sums_file, _ = bench_headline.prepare_data(data, args.scale)
-    torch_home = data / "brainscore_torch_home"
-    if "brainscore" in sides:
-        import brainscore_runs
-
-        weights = brainscore_runs.seeded_alexnet_weights(torch_home)
-        if not same_weights(weights, data / "alexnet-seeded.pth"):
-            raise SystemExit(f"{weights} and {data / 'alexnet-seeded.pth'} differ: the two sides would not score the "
-                             "same network; delete both and run again")
-    from brainio_fixtures import local_http_server
-
-    print(f"{' and '.join(sides)} on {', '.join(args.identifiers)}; data {store} (scale {args.scale:g}); "
-          f"{args.rounds} round(s); {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
-    runs = []
     scratch = Path(tempfile.mkdtemp(prefix="bench-vs-brainscore-"))
     try:
-        with local_http_server(store) as server:
-            for index in range(args.rounds):
-                for side in round_order(index, sides):
-                    if side == "brainpipe":
-                        run = brainpipe_run(data, server.url, sums_file, args.identifiers, args.cores, scratch)
-                    else:
-                        run = brainscore_run(store, torch_home, args.identifiers, scratch, args.brainscore_python)
-                    run.update(side=side, round=index + 1)
-                    print_run(run)
-                    if run["exit"] != 0:
-                        raise SystemExit(f"the {side} run failed (exit {run['exit']}); the end of its output "
-                                         f"({run['log']}):\n{Path(run['log']).read_text()[-4000:]}")
-                    runs.append(run)
+        setup = prepare(args, parser, sides, scratch)
+        runs = run_rounds(setup, args, sides, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     result = summary(runs)
     print_summary(result)
     if args.json:
-        args.json.write_text(json.dumps({"identifiers": args.identifiers, "scale": args.scale, "runs": runs,
-                                         **result}, indent=1) + "\n")
+        args.json.write_text(json.dumps({"identifiers": args.identifiers, "store": str(setup.store),
+                                         "scale": None if args.store else args.scale, "runs": runs, **result},
+                                        indent=1) + "\n")
     return 0
+
+
+def prepare(args, parser, sides, scratch: Path) -> Setup:
+    """The files and weights both sides read (written where they are not yet)."""
+    if args.store is not None:
+        store = args.store.resolve()
+        if not (store / "manifest.json").is_file():
+            parser.error(f"--store {args.store}: no manifest.json; write a store with tests/reference/suite_store.py")
+        try:
+            group = store_group(args.identifiers)
+        except ValueError as error:
+            parser.error(str(error))
+        import suite_table
+
+        skip = suite_table.brainscore_setup(group)["skip"]
+        if skip and "brainscore" in sides:
+            parser.error(f"{group.name}: Brain-Score's side does not run on a store: {skip}")
+        weights = suite_table.write_weights(group.weights, scratch / "torch_home")
+        return Setup(store, list(args.identifiers), weights, weights.parents[2], group)
+    unknown = sorted(set(args.identifiers) - set(SERVED))
+    if unknown:
+        parser.error(f"--identifiers {' '.join(unknown)}: bench_headline.py's files serve {' and '.join(SERVED)}; "
+                     "give --store STORE (a suite store) for other benchmarks")
+    # bench_headline.py's folder for the same scale: one copy of the data set serves both scripts
+    data = (args.data or Path(tempfile.gettempdir()) / "brainpipe-bench-headline" / f"scale-{args.scale:g}").resolve()
+    store, sums_file, _ = bench_headline.prepare_data(data, args.scale)
+    weights, torch_home = data / "alexnet-seeded.pth", data / "brainscore_torch_home"
+    if "brainscore" in sides:
+        import brainscore_runs
+
+        under_torchvision_name = brainscore_runs.seeded_alexnet_weights(torch_home)
+        if not same_weights(under_torchvision_name, weights):
+            raise SystemExit(f"{under_torchvision_name} and {weights} differ: the two sides would not score the same "
+                             "network; delete both and run again")
+    return Setup(store, list(args.identifiers), weights, torch_home, None, sums_file)
+
+
+def run_rounds(setup: Setup, args, sides, scratch: Path) -> list[dict]:
+    """Each round: both sides once, the order alternating; stops at a failed run, showing its output's end."""
+    from brainio_fixtures import local_http_server
+
+    where = f"suite store {setup.store} (group {setup.group.name})" if setup.group else \
+        f"data {setup.store} (scale {args.scale:g})"
+    print(f"{' and '.join(sides)} on {', '.join(setup.identifiers)}; {where}; {args.rounds} round(s); "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    runs = []
+    with local_http_server(setup.store) as server:
+        for index in range(args.rounds):
+            for side in round_order(index, sides):
+                if side == "brainpipe":
+                    run = brainpipe_run(setup, server.url, args.cores, scratch)
+                else:
+                    run = brainscore_run(setup, scratch, args.brainscore_python)
+                run.update(side=side, round=index + 1)
+                print_run(run)
+                if run["exit"] != 0:
+                    raise SystemExit(f"the {side} run failed (exit {run['exit']}); the end of its output "
+                                     f"({run['log']}):\n{Path(run['log']).read_text()[-4000:]}")
+                runs.append(run)
+    return runs
 
 
 if __name__ == "__main__":

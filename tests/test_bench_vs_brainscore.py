@@ -67,7 +67,18 @@ def test_arguments_are_checked_before_anything_runs(tmp_path):
     assert "make reference-venv" in result.stderr and "--side brainpipe" in result.stderr
     result = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--identifiers",
                              "MajajHong2015.IT-pls"], capture_output=True, text=True)
-    assert result.returncode == 2 and "invalid choice" in result.stderr  # these files serve the public benchmarks
+    assert result.returncode == 2 and "bench_headline.py's files serve MajajHong2015public.IT-pls" in result.stderr
+    assert "--store STORE" in result.stderr  # where other benchmarks' files are
+    result = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--store", str(tmp_path),
+                             "--side", "brainpipe", "--identifiers", "Geirhos2021colour-top1"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and f"--store {tmp_path}: no manifest.json" in result.stderr
+
+
+def test_a_suite_store_run_takes_one_groups_identifiers():
+    assert bench.store_group(["Geirhos2021colour-top1", "Geirhos2021edge-top1"]).name.startswith("Geirhos2021")
+    with pytest.raises(ValueError, match="give one group's identifiers per run"):
+        bench.store_group(["Geirhos2021colour-top1", "MajajHong2015public.IT-pls"])
 
 
 @pytest.mark.slow

@@ -187,6 +187,27 @@ def run_brainpipe(identifier: str, group: suite_store.Group, store: Path, base_u
 # ------------------------------------------------------------------------------------------- Brain-Score
 
 
+def brainscore_command(python: Path, identifiers, group: suite_store.Group, store: Path, weights: Path,
+                       scratch: Path, out: Path, result_cache: bool = False) -> tuple[list[str], dict]:
+    """The reference venv's command and environment that score the group's ``identifiers`` in one process, with the
+    group's set-up (:func:`brainscore_setup`), Brain-Score's homes under ``scratch``, one result JSON per identifier
+    in ``out``. ``result_cache``: Brain-Score's result cache on (in ``scratch``), as users run it; off by default so
+    that each identifier's seconds are its own (the table's; Zerbe2026's per-subject children share a ceiling through
+    it, so it is on for them)."""
+    setup = brainscore_setup(group)
+    out.mkdir(parents=True, exist_ok=True)
+    cached = result_cache or group.name == "Zerbe2026_persubject"  # brainpipe reproduces that sharing
+    env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", TORCH_HOME=str(weights.parents[2]),
+               BRAINIO_HOME=str(scratch / "brainio"), RESULTCACHING_DISABLE="0" if cached else "1",
+               RESULTCACHING_HOME=str(scratch / "result_caching"), MT_HOME=str(scratch / "mt"),
+               BRAINSCORE_HOME=str(scratch / "brain-score"))
+    if setup["env"]:
+        env.update(setup["env"](store, scratch))
+    command = [str(python), "-c", brainscore_runs.wrapper(setup["prelude"]), str(brainscore_runs.RUNNER),
+               "--store", str(store), "--benchmark", *identifiers, "--out-dir", str(out)]
+    return command, env
+
+
 def run_brainscore(identifiers, group: suite_store.Group, store: Path, weights: Path, work: Path,
                    timeout: float) -> dict:
     """identifier -> the runner's result (or {'failure': why}) for the group's identifiers, in one process."""
@@ -199,17 +220,8 @@ def run_brainscore(identifiers, group: suite_store.Group, store: Path, weights: 
         sys.exit(f"no reference venv at {python.parent.parent}: make reference-venv")
     scratch = work / "brainscore"
     out = scratch / "results"
-    out.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, BS_INSTALL_DEPENDENCIES="no", TORCH_HOME=str(weights.parents[2]),
-               BRAINIO_HOME=str(scratch / "brainio"), RESULTCACHING_DISABLE="1",
-               RESULTCACHING_HOME=str(scratch / "result_caching"), MT_HOME=str(scratch / "mt"),
-               BRAINSCORE_HOME=str(scratch / "brain-score"))
-    if group.name == "Zerbe2026_persubject":  # the per-subject children share one ceiling through Brain-Score's
-        env["RESULTCACHING_DISABLE"] = "0"    # result cache (its default): brainpipe reproduces that
-    if setup["env"]:
-        env.update(setup["env"](store, scratch))
-    command = [str(python), "-c", brainscore_runs.wrapper(setup["prelude"]), str(brainscore_runs.RUNNER),
-               "--store", str(store), "--benchmark", *identifiers, "--out-dir", str(out), "--keep-going"]
+    command, env = brainscore_command(python, identifiers, group, store, weights, scratch, out)
+    command.append("--keep-going")
     try:
         run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
         ended = f"exit {run.returncode}: {run.stderr.strip().splitlines()[-1][:300] if run.stderr.strip() else ''}"

@@ -151,6 +151,23 @@ def test_brainpipe_side_from_the_store_reproduces_the_committed_rows(small_store
                 assert now == pytest.approx(then, abs=TOLERANCE, nan_ok=True), (identifier, key, now, then)
 
 
+@pytest.mark.slow
+def test_bench_vs_brainscore_on_the_store_scores_as_the_committed_row(small_store, tmp_path):
+    """perf/bench_vs_brainscore.py --store, brainpipe's side (Brain-Score's needs the reference venv): cold, with the
+    group's stand-in weights, the same score as the reference table's brainpipe column."""
+    out = tmp_path / "figures.json"
+    run = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--store", str(small_store),
+                          "--side", "brainpipe", "--rounds", "1", "--identifiers", "Rajalingham2018-i2n",
+                          "--json", str(out)], capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["store"] == str(small_store.resolve()) and figures["scale"] is None
+    (only,) = figures["runs"]
+    then = suite_table.read_table()["Rajalingham2018-i2n"]["bp_score"]
+    assert only["scores"]["Rajalingham2018-i2n"] == pytest.approx(then, abs=TOLERANCE)
+    assert "group Rajalingham2018" in run.stdout
+
+
 def table_seconds(*identifiers):
     """Brain-Score's seconds for these identifiers in the committed table, summed."""
     with TABLE.open() as handle:
