@@ -1,7 +1,7 @@
 """Memory estimates (src/brainpipe/pipeline/plan/resources.py) from the sizes of a job's inputs."""
 
 from plan_fixtures import plan_with
-from brainpipe.pipeline.plan.resources import LABEL_BLOCK_MB, fold_mem_mb, mb, task_mem_mb
+from brainpipe.pipeline.plan.resources import LABEL_BLOCK_MB, fold_mem_mb, mb, score_mem_mb, task_mem_mb
 
 
 def test_memory_is_a_floor_plus_a_multiple_of_the_inputs_sizes(tmp_path):
@@ -12,6 +12,20 @@ def test_memory_is_a_floor_plus_a_multiple_of_the_inputs_sizes(tmp_path):
     assert mb([tmp_path / "a.nc"]) == 1002
     assert mb([tmp_path / "a.nc", folder], factor=2, floor=0) == 10  # a folder counts every file under it
     assert mb([tmp_path / "missing.nc"]) == 1000  # not there yet (a dry run): the floor
+
+
+def test_a_behavioural_score_counts_a_stimulus_folder_by_its_table(tmp_path):
+    """A benchmark without human data scores against its stimulus set's folder: the job reads stimuli.csv, not the
+    images, so 4 × the images' bytes would ask a scheduler for far too much (ImageNet-C: a million images)."""
+    folder = tmp_path / "resources" / "stimuli" / "imagenet_c_noise"
+    (folder / "images").mkdir(parents=True)
+    (folder / "images" / "1.png").write_bytes(b"x" * 50_000_000)
+    (folder / "stimuli.csv").write_bytes(b"x" * 1_000_000)
+    (tmp_path / "task.nc").write_bytes(b"x" * 2_000_000)
+    assert score_mem_mb([tmp_path / "task.nc", folder]) == 1000 + 4 * 3
+    assert mb([tmp_path / "task.nc", folder], factor=4) == 1000 + 4 * 53  # what the rule asked for before
+    assert score_mem_mb([tmp_path / "task.nc", tmp_path / "target.nc"]) == 1000 + 4 * 2  # human data: as mb()
+    assert score_mem_mb([tmp_path / "not-yet"]) == 1000  # a dry run before the fetch: the floor
 
 
 def test_a_fold_jobs_memory_is_three_times_its_inputs(tmp_path):

@@ -117,7 +117,7 @@ rule score_behaviour:
         model=PLAN.patterns.scored_model,  # the grid's empty cells: empty_cell (score.smk)
         benchmark=PLAN.patterns.behaviour_benchmark,
     resources:
-        mem_mb=lambda wildcards, input: mb(input, factor=4),
+        mem_mb=lambda wildcards, input: score_mem_mb(input),  # a stimulus folder counts by its table
     conda:
         "../envs/brainpipe.yaml"
     benchmark:

@@ -24,6 +24,16 @@ def size_bytes(paths) -> int:
     return total
 
 
+def score_mem_mb(paths, factor: float = 4.0) -> int:
+    """:func:`mb` of a behavioural score job's inputs, where a stimulus folder (a benchmark without human data reads
+    its stimulus set's folder, PLAN.behaviour.target) counts by its table alone: the job reads the table, never the
+    images, and counting them asked a scheduler for four times the images' bytes (ImageNet-C's 1,000,000 images:
+    hundreds of GB)."""
+    from brainpipe.data.brainio import STIMULI_CSV
+
+    return mb([Path(path) / STIMULI_CSV if Path(path).is_dir() else path for path in paths], factor=factor)
+
+
 def fold_mem_mb(benchmark, source, target) -> int:
     """Memory of a fold job (MB) of ``benchmark`` reading ``source`` (layer or Gram file) and ``target``: three
     times its inputs, plus, for a spantime fit solved in sample space, its (bin × stimulus) matrices (read from the
