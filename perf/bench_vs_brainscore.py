@@ -29,10 +29,10 @@ machine whose load drifts):
   BRAINIO_HOME, its result cache on, as users run it, in a new folder (so cold too).
 
 Printed per run: wall seconds of the whole command; CPU seconds of it and all its descendants; peak resident memory
-of the largest process (``wait4``'s ``ru_maxrss``: exact) and of the whole process tree, sampled every 0.5 s
-(perf/bench_suite.py's ``TreeMemory``): the sum of the command's and its descendants' resident sets, and the sum of
-their proportional sets (PSS), which counts once a page that forked processes share; the load average before it;
-each identifier's score. Then per side the median over rounds, Brain-Score's wall time over brainpipe's, and
+of the largest process (``ru_maxrss`` of a small launcher's children: exact, :data:`LAUNCHER`) and of the whole
+process tree, sampled every 0.5 s (perf/bench_suite.py's ``TreeMemory``): the sum of the command's and its
+descendants' resident sets, and the sum of their proportional sets (PSS), which counts once a page that forked
+processes share; the load average before it; each identifier's score. Then per side the median over rounds, Brain-Score's wall time over brainpipe's, and
 brainpipe's peak memory over Brain-Score's.
 Timings compare only on a quiet machine: run nothing else meanwhile.
 """
@@ -68,23 +68,35 @@ SERVED = (HEADLINE, "MajajHong2015public.V4-pls")
 SIDES = ("brainpipe", "brainscore")
 
 
-def measured(command: list[str], cwd: Path, env: dict, log: Path) -> dict:
-    """Run ``command``, its output into ``log``: exit status, wall s, CPU s (it and its descendants), peak RSS of its
-    largest process (wait4: every descendant it waited for) and of its process tree (sampled), load before."""
+#: Runs the command given after it and writes its exit status, the CPU seconds of it and all its descendants and the
+#: largest peak RSS among them (getrusage RUSAGE_CHILDREN: exact, not sampled) to the file named first. Linux hands a
+#: process's peak RSS to the program it execs (exec records the old address space's peak), so a command started
+#: straight from this script would report at least this script's own peak (torch and two state dicts loaded to compare
+#: the weights); started from this small launcher, it reports the launcher's few MB at most.
+LAUNCHER = ("import json, resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+            "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "open(sys.argv[1], 'w').write(json.dumps([code, r.ru_utime + r.ru_stime, r.ru_maxrss])); sys.exit(code)")
+
+
+def measured(command: list[str], cwd: Path, env: dict | None, log: Path) -> dict:
+    """Run ``command`` through :data:`LAUNCHER`, its output into ``log``: exit status, wall s, CPU s (it and its
+    descendants), peak RSS of its largest process (exact) and of its process tree (sampled, the launcher's few MB
+    included), load before."""
     load = os.getloadavg()[0]
+    usage = log.with_name(log.name + ".usage.json")
     start = time.perf_counter()
     with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *command], cwd=cwd, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT)
         tree = TreeMemory(process.pid, interval=0.5)
         tree.start()
-        _, status, usage = os.wait4(process.pid, 0)
+        process.wait()
         wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
         tree.done.set()
         tree.join()
-    return {"exit": process.returncode, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-            "largest_mb": usage.ru_maxrss / 1024, "tree_mb": tree.peak / 2 ** 20,
-            "tree_pss_mb": tree.peak_pss / 2 ** 20, "load_before": load}
+    code, cpu, maxrss_kb = json.loads(usage.read_text()) if usage.is_file() else (process.returncode, 0.0, 0)
+    return {"exit": code, "wall_s": wall, "cpu_s": cpu, "largest_mb": maxrss_kb / 1024,
+            "tree_mb": tree.peak / 2 ** 20, "tree_pss_mb": tree.peak_pss / 2 ** 20, "load_before": load}
 
 
 def same_weights(first: Path, second: Path) -> bool:
