@@ -32,8 +32,8 @@ Printed per run: wall seconds of the whole command; CPU seconds of it and all it
 of the largest process (``ru_maxrss`` of a small launcher's children: exact, :data:`LAUNCHER`) and of the whole
 process tree, sampled every 0.5 s (perf/bench_suite.py's ``TreeMemory``): the sum of the command's and its
 descendants' resident sets, and the sum of their proportional sets (PSS), which counts once a page that forked
-processes share; the load average before it; each identifier's score. Then per side the median over rounds, Brain-Score's wall time over brainpipe's, and
-brainpipe's peak memory over Brain-Score's.
+processes share; the load average before it; each identifier's score. Then per side the median over rounds,
+Brain-Score's wall time over brainpipe's, and brainpipe's peak memory over Brain-Score's.
 Timings compare only on a quiet machine: run nothing else meanwhile.
 """
 
