@@ -260,8 +260,9 @@ def main(argv=None) -> int:
     parser.add_argument("--side", choices=("both", *SIDES), default="both")
     parser.add_argument("--cores", type=int, default=2, help="brainpipe's snakemake --cores")
     parser.add_argument("--data", type=Path,
-                        help="where the data set is kept between runs (default: bench_headline.py's folder for "
-                             "the scale)")
+                        help="where the data set and weights are kept between runs (default: bench_headline.py's "
+                             "folder for the scale; with --store, the stand-in weights in a folder of the system's "
+                             "temporary folder)")
     parser.add_argument("--brainscore-python", type=Path, default=REPO / ".venv-reference" / "bin" / "python",
                         help="the reference venv's interpreter (make reference-venv)")
     parser.add_argument("--json", type=Path, help="also write every run's figures and the summary here")
@@ -302,8 +303,17 @@ def prepare(args, parser, sides, scratch: Path) -> Setup:
         skip = suite_table.brainscore_setup(group)["skip"]
         if skip and "brainscore" in sides:
             parser.error(f"{group.name}: Brain-Score's side does not run on a store: {skip}")
-        weights = suite_table.write_weights(group.weights, scratch / "torch_home")
-        return Setup(store, list(args.identifiers), weights, weights.parents[2], group)
+        # written once per kind and kept (as the headline's are): rewritten at every invocation, the file's new
+        # time would send brainpipe's first run to digest it again (its parse cache keys a weights file by its
+        # time), which a user's later runs never pay
+        home = (args.data or Path(tempfile.gettempdir()) / "brainpipe-bench-vs-brainscore").resolve() / group.weights
+        if not home.is_dir():  # written beside it, then renamed: an interrupted write leaves no half file here
+            partial = home.with_name(f"{home.name}.partial-{os.getpid()}")
+            suite_table.write_weights(group.weights, partial)
+            home.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(partial, home)
+        (weights,) = (home / "hub" / "checkpoints").glob("*.pth")
+        return Setup(store, list(args.identifiers), weights, home, group)
     unknown = sorted(set(args.identifiers) - set(SERVED))
     if unknown:
         parser.error(f"--identifiers {' '.join(unknown)}: bench_headline.py's files serve {' and '.join(SERVED)}; "
