@@ -77,8 +77,9 @@ ELSEWHERE = {
         "script, the README's next command, runs here; tests/test_bench_vs_brainscore.py checks its figures",
     ".venv/bin/python perf/bench_vs_brainscore.py --store /tmp/suite-store --rounds 1 --identifiers "
     "Geirhos2021colour-top1 Geirhos2021colour-error_consistency": "needs the reference venv and a suite store: "
-        "tests/test_bench_vs_brainscore.py checks the store's checks and the group rule; brainpipe's side of a suite "
-        "store runs in tests/reference/test_suite_table.py (suite_table.brainpipe_config, the same config)",
+        "brainpipe's side of the same script on a suite store runs in tests/reference/test_suite_table.py::"
+        "test_bench_vs_brainscore_on_the_store_scores_as_the_committed_row; tests/test_bench_vs_brainscore.py checks "
+        "its argument checks and the one-group rule",
     "brainpipe score pixels SyntheticShapes.IT-pls": "a whole workflow run from an installed wheel: "
         "tests/test_wheel.py::test_the_installed_wheel_scores_the_demo_outside_the_checkout; in a checkout: "
         "tests/test_score_command.py",
