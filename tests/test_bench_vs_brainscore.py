@@ -65,8 +65,8 @@ def test_arguments_are_checked_before_anything_runs(tmp_path):
                              str(missing)], capture_output=True, text=True)
     assert result.returncode == 2 and f"--brainscore-python {missing}: no such interpreter" in result.stderr
     assert "make reference-venv" in result.stderr and "--side brainpipe" in result.stderr
-    result = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--identifiers",
-                             "MajajHong2015.IT-pls"], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--side", "brainpipe",
+                             "--identifiers", "MajajHong2015.IT-pls"], capture_output=True, text=True)
     assert result.returncode == 2 and "bench_headline.py's files serve MajajHong2015public.IT-pls" in result.stderr
     assert "--store STORE" in result.stderr  # where other benchmarks' files are
     result = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--store", str(tmp_path),
