@@ -18,8 +18,9 @@ supplies) as ``data.local_files``. One ``snakemake --cores N --keep-going`` buil
   *missing* (no file: a job failed; the run's log names it) — the script exits 1 if any cell is missing or any job
   failed (a report job too);
 * the run's cost: wall seconds, CPU seconds of Snakemake and its jobs, the peak resident memory of the largest
-  process (ru_maxrss of the children) and of the whole process tree (summed RSS, sampled every 0.5 s), the disk
-  the folder holds (results, caches, logs; the store itself not counted), the jobs run (per rule);
+  process (ru_maxrss of the children of a small launcher, :func:`measured`) and of the whole process tree (the sums
+  of resident and of proportional sets, sampled every 0.5 s), the disk the folder holds (results, caches, logs; the
+  store itself not counted), the jobs run (per rule);
 * per family: jobs and the seconds of its model-specific jobs (Snakemake's timing TSVs under logs/timing/, each job
   counted once under the family whose identifier or stimulus set its path names; shared jobs such as a stimulus
   set's activations used by several families count under the first one), so the slow families are visible; beside
@@ -45,7 +46,6 @@ import csv
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -111,6 +111,37 @@ class TreeMemory(threading.Thread):
                 break
             self.peak, self.peak_pss = max(self.peak, rss), max(self.peak_pss, pss)
             self.done.wait(self.interval)
+
+
+#: Runs the command given after it and writes its exit status, the CPU seconds of it and all its descendants and the
+#: largest peak RSS among them (getrusage RUSAGE_CHILDREN: exact, not sampled) to the file named first. Linux hands a
+#: process's peak RSS to the program it execs (exec records the old address space's peak), so a command started
+#: straight from a script would report at least the script's own peak (bench_vs_brainscore.py's: torch and two state
+#: dicts loaded to compare the weights); started from this small launcher, it reports the launcher's few MB at most.
+LAUNCHER = ("import json, resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+            "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "open(sys.argv[1], 'w').write(json.dumps([code, r.ru_utime + r.ru_stime, r.ru_maxrss])); sys.exit(code)")
+
+
+def measured(command: list[str], cwd: Path, env: dict | None, log: Path) -> dict:
+    """Run ``command`` through :data:`LAUNCHER`, its output into ``log``: exit status, wall s, CPU s (it and its
+    descendants), peak RSS of its largest process (exact) and of its process tree (sampled, the launcher's few MB
+    included), load before."""
+    load = os.getloadavg()[0]
+    usage = log.with_name(log.name + ".usage.json")
+    start = time.perf_counter()
+    with log.open("w") as out:
+        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *command], cwd=cwd, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT)
+        tree = TreeMemory(process.pid, interval=0.5)
+        tree.start()
+        process.wait()
+        wall = time.perf_counter() - start
+        tree.done.set()
+        tree.join()
+    code, cpu, maxrss_kb = json.loads(usage.read_text()) if usage.is_file() else (process.returncode, 0.0, 0)
+    return {"exit": code, "wall_s": wall, "cpu_s": cpu, "largest_mb": maxrss_kb / 1024,
+            "tree_mb": tree.peak / 2 ** 20, "tree_pss_mb": tree.peak_pss / 2 ** 20, "load_before": load}
 
 
 def proportional_set_size(pid: int) -> int:
@@ -301,24 +332,14 @@ def main(argv=None) -> int:
                    "--directory", str(work), "--configfile", str(REPO / "config" / "config.yaml"), str(config)]
         if args.dry_run:
             command += ["-n", "--quiet", "rules"]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        with (work / "snakemake.log").open("w") as log:
-            process = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
-            tree = TreeMemory(process.pid)
-            tree.start()
-            returncode = process.wait()
-            tree.done.set()
-            tree.join()
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = measured(command, work, env, work / "snakemake.log")
+    returncode = run["exit"]
     text = (work / "snakemake.log").read_text()
     if args.dry_run:  # Snakemake's job table: a line per rule with its job count, then the total
         counts = re.findall(r"^(\w+)\s+(\d+)$", text, flags=re.M)
         print("\n".join(f"{rule} {count}" for rule, count in counts) if returncode == 0 else text[-4000:])
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        print(f"planned in {wall:.1f} s wall, {cpu:.1f} s CPU, {after.ru_maxrss / 1024:.0f} MB; snakemake exit "
-              f"{returncode}")
+        print(f"planned in {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} s CPU, {run['largest_mb']:.0f} MB; "
+              f"snakemake exit {returncode}")
         return returncode
     jobs = collections.Counter(re.findall(r"^rule (\w+):$", text, flags=re.M)
                                + re.findall(r"^localrule (\w+):$", text, flags=re.M))
@@ -327,10 +348,9 @@ def main(argv=None) -> int:
     figures = {
         "models": args.models, "benchmarks": len(identifiers), "cells": len(cells), "scored": kinds["scored"],
         "empty": kinds["empty"], "missing": kinds["missing"], "snakemake_exit": returncode,
-        "wall_s": round(wall, 1),
-        "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
-        "peak_largest_process_mb": round(after.ru_maxrss / 1024),
-        "peak_process_tree_mb": round(tree.peak / 2**20), "peak_process_tree_pss_mb": round(tree.peak_pss / 2**20),
+        "wall_s": round(run["wall_s"], 1), "cpu_s": round(run["cpu_s"], 1),
+        "peak_largest_process_mb": round(run["largest_mb"]),
+        "peak_process_tree_mb": round(run["tree_mb"]), "peak_process_tree_pss_mb": round(run["tree_pss_mb"]),
         "disk_mb": round(disk_bytes(work) / 2**20), "jobs": sum(jobs.values()), "jobs_per_rule": dict(jobs),
         "load_after": round(os.getloadavg()[0], 1),
         "empty_reasons": dict(collections.Counter(reason.split(":")[0][:90] for kind, reason in cells.values()

@@ -44,10 +44,8 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,44 +57,13 @@ for _path in (REPO / "perf", REPO / "tests", REPO / "tests" / "reference"):
         sys.path.insert(0, str(_path))
 
 import bench_headline  # noqa: E402
-from bench_suite import TreeMemory  # noqa: E402
+from bench_suite import measured  # noqa: E402
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 HEADLINE = "MajajHong2015public.IT-pls"
 #: The benchmarks bench_headline's files serve (MajajHong2015's public recordings and stimuli).
 SERVED = (HEADLINE, "MajajHong2015public.V4-pls")
 SIDES = ("brainpipe", "brainscore")
-
-
-#: Runs the command given after it and writes its exit status, the CPU seconds of it and all its descendants and the
-#: largest peak RSS among them (getrusage RUSAGE_CHILDREN: exact, not sampled) to the file named first. Linux hands a
-#: process's peak RSS to the program it execs (exec records the old address space's peak), so a command started
-#: straight from this script would report at least this script's own peak (torch and two state dicts loaded to compare
-#: the weights); started from this small launcher, it reports the launcher's few MB at most.
-LAUNCHER = ("import json, resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
-            "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
-            "open(sys.argv[1], 'w').write(json.dumps([code, r.ru_utime + r.ru_stime, r.ru_maxrss])); sys.exit(code)")
-
-
-def measured(command: list[str], cwd: Path, env: dict | None, log: Path) -> dict:
-    """Run ``command`` through :data:`LAUNCHER`, its output into ``log``: exit status, wall s, CPU s (it and its
-    descendants), peak RSS of its largest process (exact) and of its process tree (sampled, the launcher's few MB
-    included), load before."""
-    load = os.getloadavg()[0]
-    usage = log.with_name(log.name + ".usage.json")
-    start = time.perf_counter()
-    with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(usage), *command], cwd=cwd, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT)
-        tree = TreeMemory(process.pid, interval=0.5)
-        tree.start()
-        process.wait()
-        wall = time.perf_counter() - start
-        tree.done.set()
-        tree.join()
-    code, cpu, maxrss_kb = json.loads(usage.read_text()) if usage.is_file() else (process.returncode, 0.0, 0)
-    return {"exit": code, "wall_s": wall, "cpu_s": cpu, "largest_mb": maxrss_kb / 1024,
-            "tree_mb": tree.peak / 2 ** 20, "tree_pss_mb": tree.peak_pss / 2 ** 20, "load_before": load}
 
 
 def same_weights(first: Path, second: Path) -> bool:
@@ -148,12 +115,8 @@ def brainpipe_run(setup: Setup, base_url: str, cores: int, scratch: Path) -> dic
     env = bench_headline.environment()
     env.pop("SNAKEMAKE_PROFILE", None)
     figures = measured(command, work, env, work / "snakemake.log")
-    figures["scores"] = {}
-    for identifier in setup.identifiers:
-        path = work / "results" / "alexnet" / f"{identifier}.json"
-        figures["scores"][identifier] = json.loads(path.read_text())["score"] if path.is_file() else None
-    figures["log"] = str(work / "snakemake.log")
-    return figures
+    return {**figures, "scores": scores_in(work / "results" / "alexnet", setup.identifiers),
+            "log": str(work / "snakemake.log")}
 
 
 def brainscore_run(setup: Setup, scratch: Path, python: Path) -> dict:
@@ -173,15 +136,17 @@ def brainscore_run(setup: Setup, scratch: Path, python: Path) -> dict:
 
         command, env = suite_table.brainscore_command(python, setup.identifiers, setup.group, setup.store,
                                                       setup.weights, work, out, result_cache=True)
-    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+    for name in bench_headline.PROXIES:
         env.pop(name, None)
     figures = measured(command, work, env, work / "brainscore.log")
-    figures["scores"] = {}
-    for identifier in setup.identifiers:
-        path = out / f"{identifier}.json"
-        figures["scores"][identifier] = json.loads(path.read_text())["score"] if path.is_file() else None
-    figures["log"] = str(work / "brainscore.log")
-    return figures
+    return {**figures, "scores": scores_in(out, setup.identifiers), "log": str(work / "brainscore.log")}
+
+
+def scores_in(folder: Path, identifiers) -> dict:
+    """identifier -> the ``score`` of ``folder/<identifier>.json`` (either side writes one such file per
+    identifier), None where the file is missing."""
+    return {identifier: json.loads((folder / f"{identifier}.json").read_text())["score"]
+            if (folder / f"{identifier}.json").is_file() else None for identifier in identifiers}
 
 
 def store_group(identifiers):
