@@ -192,6 +192,15 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
         os.kill(int(pid), 0)
 
 
+def test_stopping_the_server_during_its_warm_up_imports_ends_it_and_removes_its_folder():
+    address = fork_server.start(dict(os.environ))
+    process = fork_server._server[0]
+    time.sleep(0.5)  # listening, importing its warm groups (numpy, xarray, torch, ...)
+    fork_server.stop()
+    assert process.poll() is not None  # ended and collected, not left for the 10 s wait
+    assert not Path(address).parent.exists()
+
+
 @pytest.mark.parametrize("folder, hand_over_line, processes", [
     (".snakemake/scripts", "hand_over(snakemake)", 1),  # taken at the job process's start: the child runs it all
     (".snakemake/scripts", "hand_over(snakemake, warm=('data',))", 2),  # taken at its line, once the server warmed

@@ -10,6 +10,7 @@ from snakemake.utils import validate
 
 # brainpipe is this checkout's src/brainpipe: the Snakefile puts it first on sys.path and PYTHONPATH.
 from brainpipe.pipeline import finished_models, fork_server, grid_cells, parse_cache
+from brainpipe.pipeline.scheduler_timers import cancel_scheduler_timers
 from brainpipe.pipeline.benchmark_selectors import config_benchmarks
 from brainpipe.pipeline.declared_files import (DeclaredDataError, StaleSha1, check_declared_behaviour,
                                               check_declared_sha1s)
@@ -91,6 +92,7 @@ onsuccess:
     # a run of the whole grid (the default target) ended well: every model is finished as its files are now (a run
     # that failed records its complete models: report.smk's onerror)
     finished_models.record_run(workflow, config, FINISHED_CODE)
+    cancel_scheduler_timers()  # Snakemake's last job-rate timer would hold the exit for up to 1 s (its docstring)
 
 
 wildcard_constraints:

@@ -166,3 +166,4 @@ onerror:
     # the models none of whose jobs is left undone are finished all the same: the next start does not plan them
     # (common.smk, pipeline/finished_models.py)
     finished_models.record_run(workflow, config, FINISHED_CODE)
+    cancel_scheduler_timers()  # as at onsuccess (common.smk)

@@ -276,14 +276,14 @@ def stop(timeout_s=STOP_WAIT_S):
     process, lifeline_write, folder = _server
     _server = None
     os.close(lifeline_write)
-    try:  # idle, it ends at once; importing a module (torch: 2 s), only after it
-        process.wait(timeout=0.2)
+    # No job runs at Snakemake's end: nothing is lost. Idle, the server ends at the lifeline's close; in the middle
+    # of a warm-up import (sklearn, torch: seconds) only at the signal, which stops the import where its Python code
+    # resumes (waiting 0.2 s for the lifeline first cost a small run up to 1.2 s at its end)
+    process.terminate()
+    try:
+        process.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        process.terminate()  # no job runs at Snakemake's end: nothing is lost
-        try:
-            process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            pass
+        pass
     shutil.rmtree(folder, ignore_errors=True)  # the server's own cleanup, where it died or was killed before it
     if os.environ.get(ENV) == str(folder / "socket"):
         del os.environ[ENV], os.environ[PREFIX_ENV]
@@ -455,4 +455,9 @@ if __name__ == "__main__":
     # _in_child must be the one a forked child sets: serve from that module, not from this copy
     from brainpipe.pipeline import fork_server
 
-    fork_server.serve(sys.argv[1], int(sys.argv[2]))
+    try:
+        fork_server.serve(sys.argv[1], int(sys.argv[2]))
+    finally:
+        # serve() has cleaned up and collected its children; the interpreter's own ending (torch's and sklearn's
+        # modules torn down one by one: ~0.2 s) is work nobody waits for but the Snakemake process at its exit
+        os._exit(0)
