@@ -8,6 +8,7 @@ Usage::
     .venv/bin/python perf/bench_vs_brainscore.py --identifiers MajajHong2015public.IT-pls MajajHong2015public.V4-pls
     .venv/bin/python perf/bench_vs_brainscore.py --side brainpipe     # brainpipe's runs only (no reference venv)
     .venv/bin/python perf/bench_vs_brainscore.py --store STORE --identifiers Geirhos2021colour-top1   # a suite store
+    .venv/bin/python perf/bench_vs_brainscore.py --store STORE --groups all --rounds 1 --json suite.json  # every group
 
 Data and weights are perf/bench_headline.py's: MajajHong2015-public's files in Brain-Score's formats (3200 images
 at scale 1, 44 repetitions, 88 V4 + 168 IT sites; written once under ``--data``) and ``torch.manual_seed(0)`` alexnet
@@ -34,6 +35,11 @@ process tree, sampled every 0.5 s (perf/bench_suite.py's ``TreeMemory``): the su
 descendants' resident sets, and the sum of their proportional sets (PSS), which counts once a page that forked
 processes share; the load average before it; each identifier's score. Then per side the median over rounds,
 Brain-Score's wall time over brainpipe's, and brainpipe's peak memory over Brain-Score's.
+With ``--groups`` (group names or patterns, ``all`` for every group of the store), each group of the store in
+turn, every identifier of it, as above; then a table of the groups, the one where brainpipe gains least first, and
+the sums of the medians over all groups: the suite, family by family. ``--json`` is rewritten after each group, so
+that an interrupted run keeps what it measured. A group whose Brain-Score side does not run on a store (ImageNet's
+validation images) is named and left out.
 Timings compare only on a quiet machine: run nothing else meanwhile.
 """
 
@@ -230,10 +236,15 @@ def main(argv=None) -> int:
                              "temporary folder)")
     parser.add_argument("--brainscore-python", type=Path, default=REPO / ".venv-reference" / "bin" / "python",
                         help="the reference venv's interpreter (make reference-venv)")
+    parser.add_argument("--groups", nargs="+", metavar="GROUP",
+                        help="with --store: these groups of it in turn (names or patterns; all: every group), each "
+                             "with every identifier of it, instead of --identifiers")
     parser.add_argument("--json", type=Path, help="also write every run's figures and the summary here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be 1 or more")
+    if args.groups is not None:
+        return main_groups(args, parser)
     sides = SIDES if args.side == "both" else (args.side,)
     if "brainscore" in sides and not args.brainscore_python.is_file():
         parser.error(f"--brainscore-python {args.brainscore_python}: no such interpreter; make the reference venv "
@@ -263,22 +274,10 @@ def prepare(args, parser, sides, scratch: Path) -> Setup:
             group = store_group(args.identifiers)
         except ValueError as error:
             parser.error(str(error))
-        import suite_table
-
-        skip = suite_table.brainscore_setup(group)["skip"]
+        skip = brainscore_skip(group)
         if skip and "brainscore" in sides:
             parser.error(f"{group.name}: Brain-Score's side does not run on a store: {skip}")
-        # written once per kind and kept (as the headline's are): rewritten at every invocation, the file's new
-        # time would send brainpipe's first run to digest it again (its parse cache keys a weights file by its
-        # time), which a user's later runs never pay
-        home = (args.data or Path(tempfile.gettempdir()) / "brainpipe-bench-vs-brainscore").resolve() / group.weights
-        if not home.is_dir():  # written beside it, then renamed: an interrupted write leaves no half file here
-            partial = home.with_name(f"{home.name}.partial-{os.getpid()}")
-            suite_table.write_weights(group.weights, partial)
-            home.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(partial, home)
-        (weights,) = (home / "hub" / "checkpoints").glob("*.pth")
-        return Setup(store, list(args.identifiers), weights, home, group)
+        return store_setup(store, list(args.identifiers), group, args.data)
     unknown = sorted(set(args.identifiers) - set(SERVED))
     if unknown:
         parser.error(f"--identifiers {' '.join(unknown)}: bench_headline.py's files serve {' and '.join(SERVED)}; "
@@ -295,6 +294,117 @@ def prepare(args, parser, sides, scratch: Path) -> Setup:
             raise SystemExit(f"{under_torchvision_name} and {weights} differ: the two sides would not score the same "
                              "network; delete both and run again")
     return Setup(store, list(args.identifiers), weights, torch_home, None, sums_file)
+
+
+def brainscore_skip(group) -> str:
+    """Why Brain-Score's side of ``group`` does not run on a store ('' where it does)."""
+    import suite_table
+
+    return suite_table.brainscore_setup(group)["skip"]
+
+
+def store_setup(store: Path, identifiers: list, group, data: Path | None) -> Setup:
+    """The setup of ``identifiers`` of a suite store's ``group``: the group's stand-in weights, written under ``data``
+    (default: a folder of the system's temporary folder) where they are not yet."""
+    import suite_table
+
+    # written once per kind and kept (as the headline's are): rewritten at every invocation, the file's new
+    # time would send brainpipe's first run to digest it again (its parse cache keys a weights file by its
+    # time), which a user's later runs never pay
+    home = (data or Path(tempfile.gettempdir()) / "brainpipe-bench-vs-brainscore").resolve() / group.weights
+    if not home.is_dir():  # written beside it, then renamed: an interrupted write leaves no half file here
+        partial = home.with_name(f"{home.name}.partial-{os.getpid()}")
+        suite_table.write_weights(group.weights, partial)
+        home.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(partial, home)
+    (weights,) = (home / "hub" / "checkpoints").glob("*.pth")
+    return Setup(store, identifiers, weights, home, group)
+
+
+def main_groups(args, parser) -> int:
+    """--groups: each selected group of the store in turn, every identifier of it; the table of the groups and the
+    sums over them."""
+    import suite_table
+
+    if args.store is None:
+        parser.error("--groups needs --store STORE (a suite store: tests/reference/suite_store.py)")
+    if args.identifiers != [HEADLINE]:
+        parser.error("give --groups or --identifiers, not both")
+    store = args.store.resolve()
+    if not (store / "manifest.json").is_file():
+        parser.error(f"--store {args.store}: no manifest.json; write a store with tests/reference/suite_store.py")
+    manifest = json.loads((store / "manifest.json").read_text())
+    chosen = suite_table.selected(manifest, None if args.groups == ["all"] else args.groups, None)
+    if not chosen:
+        parser.error(f"--groups {' '.join(args.groups)}: no group of {args.store} matches; its groups: "
+                     f"{', '.join(sorted(manifest['groups']))}")
+    sides = SIDES if args.side == "both" else (args.side,)
+    if "brainscore" in sides and not args.brainscore_python.is_file():
+        parser.error(f"--brainscore-python {args.brainscore_python}: no such interpreter; make the reference venv "
+                     "(make reference-venv) or give --side brainpipe")
+    results, skipped = [], {}
+    for group, identifiers in chosen:
+        skip = brainscore_skip(group) if "brainscore" in sides else ""
+        if skip:
+            skipped[group.name] = skip
+            print(f"=== {group.name}: left out, Brain-Score's side does not run on a store: {skip}", flush=True)
+            continue
+        print(f"=== {group.name} ({len(identifiers)} identifiers)", flush=True)
+        scratch = Path(tempfile.mkdtemp(prefix="bench-vs-brainscore-"))
+        try:
+            runs = run_rounds(store_setup(store, identifiers, group, args.data), args, sides, scratch)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        result = summary(runs)
+        print_summary(result)
+        results.append({"group": group.name, "identifiers": identifiers, "runs": runs, **result})
+        if args.json:  # after each group: an interrupted run keeps what it measured
+            args.json.write_text(json.dumps({"store": str(store), "groups": results, "skipped": skipped,
+                                             "totals": group_totals(results)}, indent=1) + "\n")
+    print_group_table(results, skipped)
+    return 0
+
+
+def group_totals(results: list[dict]) -> dict:
+    """Per side the sum over groups of the median wall and CPU seconds; Brain-Score's over brainpipe's; the groups
+    where brainpipe took the longer wall time."""
+    totals = {side: {key: sum(result["median"][side][key] for result in results if side in result["median"])
+                     for key in ("wall_s", "cpu_s")}
+              for side in SIDES if any(side in result["median"] for result in results)}
+    out = {"groups": len(results), "identifiers": sum(len(result["identifiers"]) for result in results),
+           "sums": totals}
+    if len(totals) == 2:
+        out.update(wall_ratio=totals["brainscore"]["wall_s"] / totals["brainpipe"]["wall_s"],
+                   cpu_ratio=totals["brainscore"]["cpu_s"] / totals["brainpipe"]["cpu_s"],
+                   slower=[result["group"] for result in results if result["wall_ratio"] < 1])
+    return out
+
+
+def print_group_table(results: list[dict], skipped: dict) -> None:
+    """The groups, the one where brainpipe gains least first; the sums over them."""
+    both = all("wall_ratio" in result for result in results)
+    print(f"\n{'group':24s} {'ids':>4s} {'brainpipe':>10s} {'Brain-Score':>12s} {'ratio':>6s} {'largest':>8s} "
+          f"{'tree PSS':>9s}")
+    order = sorted(results, key=lambda result: result["wall_ratio"]) if both else results
+    for result in order:
+        bp = result["median"].get("brainpipe")
+        bs = result["median"].get("brainscore")
+        cells = [f"{result['group']:24s} {len(result['identifiers']):4d}",
+                 f"{bp['wall_s']:8.1f} s" if bp else f"{'':10s}", f"{bs['wall_s']:10.1f} s" if bs else f"{'':12s}"]
+        if "wall_ratio" in result:
+            cells.append(f"{result['wall_ratio']:5.2f}x {result['largest_over_brainscore']:8.2f} "
+                         f"{result['tree_pss_over_brainscore']:9.2f}")
+        print(" ".join(cells))
+    totals = group_totals(results)
+    sums = ", ".join(f"{side} {figures['wall_s']:.1f} s wall, {figures['cpu_s']:.1f} s CPU"
+                     for side, figures in totals["sums"].items())
+    print(f"{totals['groups']} groups, {totals['identifiers']} identifiers: {sums}")
+    if "wall_ratio" in totals:
+        print(f"Brain-Score / brainpipe over the groups: wall {totals['wall_ratio']:.2f}x, "
+              f"CPU {totals['cpu_ratio']:.2f}x; groups where brainpipe took longer: "
+              f"{', '.join(totals['slower']) or 'none'}")
+    for name, why in skipped.items():
+        print(f"left out: {name} ({why})")
 
 
 def run_rounds(setup: Setup, args, sides, scratch: Path) -> list[dict]:

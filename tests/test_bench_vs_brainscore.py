@@ -75,6 +75,37 @@ def test_arguments_are_checked_before_anything_runs(tmp_path):
     assert result.returncode == 2 and f"--store {tmp_path}: no manifest.json" in result.stderr
 
 
+def test_groups_mode_checks_its_arguments(tmp_path):
+    script = [sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--side", "brainpipe"]
+    result = subprocess.run([*script, "--groups", "all"], capture_output=True, text=True)
+    assert result.returncode == 2 and "--groups needs --store STORE" in result.stderr
+    (tmp_path / "manifest.json").write_text(json.dumps({"groups": {"Kar2019": {"identifiers": ["Kar2019-ost"]}},
+                                                        "unwritable": {}}))
+    result = subprocess.run([*script, "--store", str(tmp_path), "--groups", "Kar*", "--identifiers", "Kar2019-ost"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "give --groups or --identifiers, not both" in result.stderr
+    result = subprocess.run([*script, "--store", str(tmp_path), "--groups", "Majaj*"], capture_output=True, text=True)
+    assert result.returncode == 2 and "--groups Majaj*: no group of" in result.stderr and "Kar2019" in result.stderr
+
+
+def test_group_totals_sum_the_medians_and_name_the_groups_where_brainpipe_took_longer(capsys):
+    fast = {"group": "A", "identifiers": ["a1", "a2"],
+            **bench.summary([run("brainpipe", 1, 10.0, 12.0, 500.0, 900.0),
+                             run("brainscore", 1, 30.0, 33.0, 1000.0, 1000.0)])}
+    slow = {"group": "B", "identifiers": ["b1"],
+            **bench.summary([run("brainpipe", 1, 8.0, 9.0, 500.0, 900.0),
+                             run("brainscore", 1, 6.0, 7.0, 1000.0, 1000.0)])}
+    totals = bench.group_totals([fast, slow])
+    assert totals["groups"] == 2 and totals["identifiers"] == 3
+    assert totals["sums"] == {"brainpipe": {"wall_s": 18.0, "cpu_s": 21.0}, "brainscore": {"wall_s": 36.0, "cpu_s": 40.0}}
+    assert totals["wall_ratio"] == pytest.approx(2.0) and totals["cpu_ratio"] == pytest.approx(40 / 21)
+    assert totals["slower"] == ["B"]
+    bench.print_group_table([fast, slow], {"ImageNet": "its images are the user's"})
+    printed = capsys.readouterr().out
+    assert printed.index("\nB ") < printed.index("\nA ")  # the group where brainpipe gains least first
+    assert "groups where brainpipe took longer: B" in printed and "left out: ImageNet" in printed
+
+
 def test_a_suite_store_run_takes_one_groups_identifiers():
     assert bench.store_group(["Geirhos2021colour-top1", "Geirhos2021edge-top1"]).name.startswith("Geirhos2021")
     with pytest.raises(ValueError, match="give one group's identifiers per run"):

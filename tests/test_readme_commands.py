@@ -80,6 +80,11 @@ ELSEWHERE = {
         "brainpipe's side of the same script on a suite store runs in tests/reference/test_suite_table.py::"
         "test_bench_vs_brainscore_on_the_store_scores_as_the_committed_row; tests/test_bench_vs_brainscore.py checks "
         "its argument checks and the one-group rule",
+    ".venv/bin/python perf/bench_vs_brainscore.py --store /tmp/suite-store --groups all --rounds 1 --json "
+    "suite-vs-brainscore.json": "needs the reference venv and a suite store, and both sides of every group take about "
+        "an hour here: brainpipe's side of the same mode for two groups runs in tests/reference/test_suite_table.py::"
+        "test_bench_vs_brainscore_runs_the_store_group_by_group; tests/test_bench_vs_brainscore.py checks its argument "
+        "checks and its sums",
     "brainpipe score pixels SyntheticShapes.IT-pls": "a whole workflow run from an installed wheel: "
         "tests/test_wheel.py::test_the_installed_wheel_scores_the_demo_outside_the_checkout; in a checkout: "
         "tests/test_score_command.py",

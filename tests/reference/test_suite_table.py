@@ -168,6 +168,32 @@ def test_bench_vs_brainscore_on_the_store_scores_as_the_committed_row(small_stor
     assert "group Rajalingham2018" in run.stdout
 
 
+@pytest.mark.slow
+def test_bench_vs_brainscore_runs_the_store_group_by_group(small_store, tmp_path):
+    """perf/bench_vs_brainscore.py --groups (the suite against Brain-Score family by family, docs/performance.md),
+    brainpipe's side: each group's every identifier, its committed score, the table and the sums over the groups."""
+    out = tmp_path / "groups.json"
+    run = subprocess.run([sys.executable, str(ROOT / "perf" / "bench_vs_brainscore.py"), "--store", str(small_store),
+                          "--side", "brainpipe", "--rounds", "1", "--groups", "Kar2019", "Hebart2023",
+                          "--json", str(out)], capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    committed = suite_table.read_table()
+    assert [group["group"] for group in figures["groups"]] == ["Kar2019", "Hebart2023"]  # the store's group order
+    for group in figures["groups"]:
+        (only,) = group["runs"]
+        assert set(only["scores"]) == set(group["identifiers"]) == {
+            i for i in committed if committed[i]["group"] == group["group"]}
+        for identifier, score in only["scores"].items():
+            then = committed[identifier]["bp_score"]
+            assert (score is None) if then is None else score == pytest.approx(then, abs=TOLERANCE), identifier
+    totals = figures["totals"]
+    assert totals["groups"] == 2 and totals["identifiers"] == 2 and list(totals["sums"]) == ["brainpipe"]
+    assert totals["sums"]["brainpipe"]["wall_s"] == pytest.approx(
+        sum(group["median"]["brainpipe"]["wall_s"] for group in figures["groups"]))
+    assert "=== Kar2019 (1 identifiers)" in run.stdout and "2 groups, 2 identifiers: brainpipe" in run.stdout
+
+
 def table_seconds(*identifiers):
     """Brain-Score's seconds for these identifiers in the committed table, summed."""
     with TABLE.open() as handle:
