@@ -243,12 +243,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be 1 or more")
-    if args.groups is not None:
-        return main_groups(args, parser)
     sides = SIDES if args.side == "both" else (args.side,)
     if "brainscore" in sides and not args.brainscore_python.is_file():
         parser.error(f"--brainscore-python {args.brainscore_python}: no such interpreter; make the reference venv "
                      "(make reference-venv) or give --side brainpipe")
+    if args.groups is not None:
+        return main_groups(args, parser, sides)
     scratch = Path(tempfile.mkdtemp(prefix="bench-vs-brainscore-"))
     try:
         setup = prepare(args, parser, sides, scratch)
@@ -267,9 +267,7 @@ def main(argv=None) -> int:
 def prepare(args, parser, sides, scratch: Path) -> Setup:
     """The files and weights both sides read (written where they are not yet)."""
     if args.store is not None:
-        store = args.store.resolve()
-        if not (store / "manifest.json").is_file():
-            parser.error(f"--store {args.store}: no manifest.json; write a store with tests/reference/suite_store.py")
+        store = checked_store(args.store, parser)
         try:
             group = store_group(args.identifiers)
         except ValueError as error:
@@ -294,6 +292,13 @@ def prepare(args, parser, sides, scratch: Path) -> Setup:
             raise SystemExit(f"{under_torchvision_name} and {weights} differ: the two sides would not score the same "
                              "network; delete both and run again")
     return Setup(store, list(args.identifiers), weights, torch_home, None, sums_file)
+
+
+def checked_store(path: Path, parser) -> Path:
+    """``--store``'s folder, resolved; a parser error where it holds no suite store's manifest."""
+    if not (path / "manifest.json").is_file():
+        parser.error(f"--store {path}: no manifest.json; write a store with tests/reference/suite_store.py")
+    return path.resolve()
 
 
 def brainscore_skip(group) -> str:
@@ -321,7 +326,7 @@ def store_setup(store: Path, identifiers: list, group, data: Path | None) -> Set
     return Setup(store, identifiers, weights, home, group)
 
 
-def main_groups(args, parser) -> int:
+def main_groups(args, parser, sides) -> int:
     """--groups: each selected group of the store in turn, every identifier of it; the table of the groups and the
     sums over them."""
     import suite_table
@@ -330,18 +335,12 @@ def main_groups(args, parser) -> int:
         parser.error("--groups needs --store STORE (a suite store: tests/reference/suite_store.py)")
     if args.identifiers != [HEADLINE]:
         parser.error("give --groups or --identifiers, not both")
-    store = args.store.resolve()
-    if not (store / "manifest.json").is_file():
-        parser.error(f"--store {args.store}: no manifest.json; write a store with tests/reference/suite_store.py")
+    store = checked_store(args.store, parser)
     manifest = json.loads((store / "manifest.json").read_text())
     chosen = suite_table.selected(manifest, None if args.groups == ["all"] else args.groups, None)
     if not chosen:
         parser.error(f"--groups {' '.join(args.groups)}: no group of {args.store} matches; its groups: "
                      f"{', '.join(sorted(manifest['groups']))}")
-    sides = SIDES if args.side == "both" else (args.side,)
-    if "brainscore" in sides and not args.brainscore_python.is_file():
-        parser.error(f"--brainscore-python {args.brainscore_python}: no such interpreter; make the reference venv "
-                     "(make reference-venv) or give --side brainpipe")
     results, skipped = [], {}
     for group, identifiers in chosen:
         skip = brainscore_skip(group) if "brainscore" in sides else ""
