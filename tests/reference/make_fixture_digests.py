@@ -18,6 +18,7 @@ import allen2022_fixtures  # noqa: E402
 import fmri_fixtures  # noqa: E402
 import zerbe2026_fixtures  # noqa: E402
 import igustibagus_fixtures  # noqa: E402
+import cowley2026_fixtures  # noqa: E402
 
 STORES = {  # folder name -> writer of (file name -> sha1)
     "neural_families": lambda root: {**nf.write_store(root), **nf.li2026_store(root), **nf.cadena2017_store(root),
@@ -29,6 +30,7 @@ STORES = {  # folder name -> writer of (file name -> sha1)
     "gifford2022": fmri_fixtures.gifford2022_store,
     "zerbe2026": zerbe2026_fixtures.write_store,
     "igustibagus2024": igustibagus_fixtures.write_store,
+    "cowley2026": cowley2026_fixtures.write_store,
 }
 
 digests = {}
