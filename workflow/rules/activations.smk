@@ -33,7 +33,8 @@ for job in PLAN.activations.rules(workflow.is_main_process, workflow._cores):
         priority: 10
         resources:
             mem_mb=8000,
-            runtime=60,
+            # minutes (a cluster's time limit): from the images in the job's stimulus folders, at least 60
+            runtime=lambda wildcards, input: extraction_runtime_min(input, config["extraction_images_per_minute"]),
             gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
         benchmark:
             job.benchmark

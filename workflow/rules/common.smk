@@ -19,7 +19,7 @@ from brainpipe.data import screen
 from brainpipe.models.model_sources import keep_digests_in
 from brainpipe.pipeline.plan import PlanError, WorkflowPlan
 from brainpipe.pipeline.plan.patterns import alternatives
-from brainpipe.pipeline.plan.resources import fold_mem_mb, mb, score_mem_mb, task_mem_mb
+from brainpipe.pipeline.plan.resources import extraction_runtime_min, fold_mem_mb, mb, score_mem_mb, task_mem_mb
 from brainpipe.pipeline.workflow_config import (ConfigError, check_committed_regions, check_config,
                                                 check_config_structure, load_registry)
 # each rule's `code` param: the fingerprint of the code its stage computes with (src/brainpipe/pipeline/stage_code.json)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from pathlib import Path
 
 from brainpipe.neural.metrics import spantime_sample_space_bytes
@@ -67,3 +69,46 @@ def task_mem_mb(spec: dict, inputs: dict) -> int:
     others = size_bytes(path for name, path in inputs.items() if name != "features")
     streamed = size_bytes([features])
     return int(1000 + (6 * others + min(6 * streamed, LABEL_BLOCK_MB * 1e6 + streamed / 10)) / 1e6)
+
+
+#: the least an extraction job asks for (minutes): what the rules asked for before the estimate, enough for any set
+#: of up to 20,000 images at the default rate
+EXTRACTION_MIN_RUNTIME = 60
+#: images a minute the runtime estimate assumes (config ``extraction_images_per_minute``): 10 a second, what a
+#: ResNet-50 manages on two CPU threads; alexnet does 42.8 a second there (docs/performance.md), a GPU far more
+EXTRACTION_IMAGES_PER_MINUTE = 600
+
+
+def extraction_runtime_min(folders, images_per_minute: float = EXTRACTION_IMAGES_PER_MINUTE) -> int:
+    """The time limit of an activations job (minutes, the rules' ``runtime``: SLURM's ``-t``) reading the stimulus
+    ``folders``: 10 minutes to start (load the model and its weights) plus 1.5 times the images at
+    ``images_per_minute``, at least :data:`EXTRACTION_MIN_RUNTIME`. A flat 60 minutes ended a CPU node's extraction
+    of ImageNet-C's 750,000-1,000,000 images of a category (4.9-6.5 h for alexnet on two threads). A folder not there
+    yet (a dry run before the fetch) counts no image; Snakemake evaluates the estimate again before the job runs."""
+    images = sum(stimulus_count(Path(folder)) for folder in folders)
+    return max(EXTRACTION_MIN_RUNTIME, math.ceil(10 + 1.5 * images / images_per_minute))
+
+
+def stimulus_count(folder: Path) -> int:
+    """Rows of a stimulus folder's table (0 where it has none yet), read once per version of the file."""
+    from brainpipe.data.brainio import STIMULI_CSV
+
+    table = folder / STIMULI_CSV
+    try:
+        status = table.stat()
+    except OSError:
+        return 0
+    return _data_rows(str(table), status.st_size, status.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _data_rows(path: str, size: int, mtime_ns: int) -> int:
+    """Lines of the table but its header (size and mtime key the cache: a new table is read again). Counting line
+    ends is an estimate enough: ImageNet-C's 1,000,000-row table (150 MB) takes about 0.1 s, once per plan."""
+    lines, last = 0, b"\n"
+    with open(path, "rb") as table:
+        for block in iter(lambda: table.read(1 << 22), b""):
+            lines += block.count(b"\n")
+            last = block[-1:]
+    lines += last != b"\n"  # a last line without its line end
+    return max(0, lines - 1)
