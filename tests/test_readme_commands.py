@@ -85,6 +85,14 @@ ELSEWHERE = {
         "an hour here: brainpipe's side of the same mode for two groups runs in tests/reference/test_suite_table.py::"
         "test_bench_vs_brainscore_runs_the_store_group_by_group; tests/test_bench_vs_brainscore.py checks its argument "
         "checks and its sums",
+    ".venv/bin/python tests/reference/suite_store.py --scale large --out /tmp/suite-store-large":
+        "tests/reference/test_suite_table.py::test_the_larger_store_differs_only_where_a_writer_has_a_larger_size "
+        "runs it for two groups (into a temporary folder), at both scales",
+    ".venv/bin/python perf/bench_vs_brainscore.py --store /tmp/suite-store-large --groups MajajHong2015 Muzellec2026 "
+    "FreemanZiemba2013 Li2026 Cadena2017 Cadena2017mask Hebart2023_fmri Papale2025 Gifford2022 Kar2019 --rounds 1 "
+    "--json large.json": "needs the reference venv and the larger store, and Brain-Score's side takes about half an "
+        "hour here: the same mode on the small store, brainpipe's side, runs in tests/reference/test_suite_table.py::"
+        "test_bench_vs_brainscore_runs_the_store_group_by_group",
     "brainpipe score pixels SyntheticShapes.IT-pls": "a whole workflow run from an installed wheel: "
         "tests/test_wheel.py::test_the_installed_wheel_scores_the_demo_outside_the_checkout; in a checkout: "
         "tests/test_score_command.py",

@@ -59,6 +59,30 @@ def test_a_group_alone_writes_files_manifest_and_checksums(tmp_path):
     assert not list(tmp_path.glob(".writing-*"))  # the scratch folder is gone
 
 
+def test_the_larger_store_differs_only_where_a_writer_has_a_larger_size(tmp_path):
+    """The documented command for the larger store (docs/performance.md, "On the larger store"), for two groups:
+    Kar2019's writer has a larger size (320 images), so its files differ from the small store's; Bracci2019's has one
+    size, so its files are the small store's byte for byte, which is what lets the docs add up the small store's
+    figures of such groups with the larger store's."""
+    manifests = {}
+    for scale in suite_store.SCALES:
+        written = subprocess.run([sys.executable, str(ROOT / "tests" / "reference" / "suite_store.py"), "--scale",
+                                  scale, "--out", str(tmp_path / scale), "--groups", "Kar2019", "Bracci2019"],
+                                 capture_output=True, text=True, timeout=600)
+        assert written.returncode == 0, written.stderr[-3000:]
+        manifests[scale] = json.loads((tmp_path / scale / "manifest.json").read_text())
+        assert manifests[scale]["scale"] == scale
+    small, large = manifests["small"], manifests["large"]
+
+    def files(manifest, group):
+        return {name: manifest["files"][name] for name in manifest["groups"][group]["files"]}
+
+    assert files(large, "Bracci2019") == files(small, "Bracci2019")
+    kar_small, kar_large = files(small, "Kar2019"), files(large, "Kar2019")
+    assert kar_small and set(kar_small) == set(kar_large)
+    assert all(kar_small[name] != kar_large[name] for name in kar_small), (kar_small, kar_large)
+
+
 def test_the_table_has_a_row_per_identifier_it_claims_and_consistent_numbers():
     table = suite_table.read_table()
     record = json.loads(suite_table.META.read_text())
