@@ -65,11 +65,17 @@ def test_inflection_threshold_equals_brainscore(case):
 @pytest.mark.slow
 def test_step_function_fit_that_does_not_converge():
     """Perfect step data drive the slope to infinity: L-BFGS-B stops without converging (no exception) and
-    Brain-Score uses whatever it returned; so does brainpipe (same parameters)."""
+    Brain-Score uses whatever it returned; so does brainpipe (the same parameters, to where the stop lies).
+
+    Where an unconverged search stops along its flat direction depends on the last bits of its arithmetic, so on the
+    CPU: on one kind of AMD EPYC the threshold's location came out 1.4e-4 from the reference's (1.63652 against
+    1.63675), its slope and lapse within FIT_RTOL. The location is compared to 1e-3 here, the rest as every fit."""
     entry = REFERENCE["thresholds"]["step_function"]
     x, y = th.aggregate(entry["x"], entry["correct"])
     params, _ = th.grid_search(x, y, FAST)
-    assert params == pytest.approx(entry["fast_params"], rel=FIT_RTOL, abs=1e-6)
+    location, *rest = entry["fast_params"]
+    assert params[0] == pytest.approx(location, rel=1e-3)
+    assert list(params[1:]) == pytest.approx(rest, rel=FIT_RTOL, abs=1e-6)
 
 
 def test_ndtr_is_norm_cdf():
