@@ -33,8 +33,7 @@ for job in PLAN.activations.rules(workflow.is_main_process, workflow._cores):
         priority: 10
         resources:
             mem_mb=8000,
-            # minutes (a cluster's time limit): from the images in the job's stimulus folders, at least 60
-            runtime=lambda wildcards, input: extraction_runtime_min(input, config["extraction_images_per_minute"]),
+            runtime=EXTRACTION_RUNTIME,  # minutes, from the job's images (common.smk)
             gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
         benchmark:
             job.benchmark

@@ -109,3 +109,6 @@ wildcard_constraints:
 # the activations stage's code fingerprint, a param of every rule that runs a network (activations.smk, temporal.smk,
 # threshold.smk: PLAN.activations.params)
 ACTIVATIONS_CODE = stage_code("activations")
+# the cluster time limit (minutes) of an extraction job, from its stimulus folders' images, at least 60 (activations.smk,
+# temporal.smk: pipeline/plan/resources.py, extraction_runtime_min)
+EXTRACTION_RUNTIME = lambda wildcards, input: extraction_runtime_min(input, config["extraction_images_per_minute"])

@@ -25,7 +25,7 @@ rule activations_temporal:
     threads: 2
     resources:
         mem_mb=8000,
-        runtime=lambda wildcards, input: extraction_runtime_min(input, config["extraction_images_per_minute"]),
+        runtime=EXTRACTION_RUNTIME,  # minutes, from the job's images (common.smk)
         gpu=lambda wildcards: 1 if config.get("device", "auto") in ("auto", "cuda") else 0,
     benchmark:
         "logs/timing/activations_temporal/{model}/{stimuli}/{layer}.tsv"
