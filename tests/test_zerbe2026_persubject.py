@@ -176,6 +176,48 @@ def test_each_subject_scored_on_its_own_rows_as_sklearn(store, combined):
     assert ceiling["ceiling"] == pytest.approx(nc_first, abs=1e-6)
 
 
+def test_the_fold_reads_the_layer_one_subject_at_a_time(combined, tmp_path):
+    """The fold job (plugin_fold) opens the layer file without reading it, and the per-subject compare reads one
+    subject's rows at a time: the job's peak of traced memory stays below 1.5 times the layer, where reading it whole
+    and then putting it in the target's order, as before, held it twice and more. The numbers are those of
+    compare() on the layer read whole."""
+    import tracemalloc
+
+    import xarray as xr
+
+    from brainpipe.benchmarks.folds import FoldJob, fit_fold
+    from brainpipe.data import assembly as prep
+    from brainpipe.io import read_netcdf, write_netcdf
+    from brainpipe.neural.metrics import align
+
+    target, _ = prep.prepare(combined, "V4", neuroid_filter=[("nc_12rep", 30.0)], single_response=True)
+    write_netcdf(target, tmp_path / "target.nc")
+    stimuli = target["stimulus_id"].values.astype(str)[::-1]  # not the target's order: the fold aligns it
+    # 110 stimuli x 400,000 units (176 MB): the layer outweighs everything else the job holds, and its Gram
+    # matrix's float64 column blocks (32 MB, brainpipe.neural.gram_fit.cpu_gram) are small beside a subject's rows
+    units = 400_000
+    layer = xr.DataArray(np.random.default_rng(0).standard_normal((len(stimuli), units), dtype=np.float32),
+                         dims=("presentation", "neuroid"),
+                         coords={"stimulus_id": ("presentation", stimuli), "neuroid_id": ("neuroid", np.arange(units))})
+    write_netcdf(layer, tmp_path / "layer.nc")
+    benchmark = benchmarks.load(f"{DATASET}.V4-tau-ridgecv")
+    job = FoldJob(str(tmp_path / "layer.nc"), str(tmp_path / "target.nc"), 0, "layer")
+
+    fit_fold(benchmark, job)  # imports and first-call caches outside the measurement
+    tracemalloc.start()
+    try:
+        result, _ = fit_fold(benchmark, job)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * layer.nbytes, f"peak {peak / layer.nbytes:.2f} x the layer"
+
+    whole = benchmark.family.plugin.compare(align(read_netcdf(tmp_path / "layer.nc"), read_netcdf(tmp_path / "target.nc")),
+                                            read_netcdf(tmp_path / "target.nc"))
+    assert result["value"] == whole["raw"] and result["plugin_score"] == whole["score"]
+    assert result["plugin_details"]["raw_per_subject"] == whole["raw_per_subject"]
+
+
 def test_a_subject_without_test_stimuli_is_an_error(combined):
     import xarray as xr
 

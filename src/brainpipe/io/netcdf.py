@@ -1,9 +1,10 @@
-"""NetCDF outputs: a DataArray written atomically (text that may be missing kept missing), read back fully with a
-check of the coordinates and dimensions a caller needs, and written a block of rows at a time when it does not fit
-in memory (:class:`NetcdfRowWriter`). xarray and netCDF4 are imported where arrays are read or written."""
+"""NetCDF outputs: a DataArray written atomically (text that may be missing kept missing), read back fully (or
+opened, to read a part) with a check of the coordinates and dimensions a caller needs, and written a block of rows
+at a time when it does not fit in memory (:class:`NetcdfRowWriter`). xarray and netCDF4 are imported where arrays are read or written."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,22 +56,44 @@ def read_netcdf(path, required_coords=(), required_dims=()):
 
     Raises one ValueError naming the file and every missing coordinate or dimension.
     """
+    with opened_netcdf(path, required_coords, required_dims) as array:
+        return _loaded(array, path)
+
+
+@contextmanager
+def opened_netcdf(path, required_coords=(), required_dims=()):
+    """The NetCDF DataArray at ``path``, open but not read, checked as :func:`read_netcdf` checks it: within the
+    block, a selection reads only its own values from the file, and reading the whole array reads it once (xarray
+    keeps what it read). For a job that needs a few rows of a large layer at a time (a per-subject pool's subject
+    of five: brainpipe.benchmarks.families.zerbe2026_persubject): the file is closed when the block ends."""
     import xarray as xr
 
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: file not found")
     try:
-        with xr.open_dataarray(path) as opened:
-            array = opened.load()
+        opened = xr.open_dataarray(path)
     except Exception as error:  # netCDF4/h5 errors come in many types; all mean the same to the user
-        raise ValueError(f"{path}: cannot read as a NetCDF DataArray ({error}); the file is corrupt or "
-                         f"incomplete. {redo_advice(path)}") from None
-    missing = [f"coordinate '{name}'" for name in required_coords if name not in array.coords]
-    missing += [f"dimension '{name}'" for name in required_dims if name not in array.dims]
-    if missing:
-        raise ValueError(f"{path}: missing {', '.join(missing)} (has dims {list(array.dims)}, coords {sorted(array.coords)})")
-    return array
+        raise _unreadable(path, error) from None
+    with opened as array:
+        missing = [f"coordinate '{name}'" for name in required_coords if name not in array.coords]
+        missing += [f"dimension '{name}'" for name in required_dims if name not in array.dims]
+        if missing:
+            raise ValueError(f"{path}: missing {', '.join(missing)} (has dims {list(array.dims)}, coords "
+                             f"{sorted(array.coords)})")
+        yield array
+
+
+def _loaded(array, path):
+    try:
+        return array.load()
+    except Exception as error:
+        raise _unreadable(path, error) from None
+
+
+def _unreadable(path, error) -> ValueError:
+    return ValueError(f"{path}: cannot read as a NetCDF DataArray ({error}); the file is corrupt or incomplete. "
+                      f"{redo_advice(path)}")
 
 
 def _coordinate_bytes(dataset) -> int:

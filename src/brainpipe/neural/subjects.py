@@ -73,12 +73,17 @@ def ridgecv_split_subject(X_train, Y_train, X_test, Y_test, alphas) -> dict:
     """RidgeCV fitted on (X_train, Y_train), Pearson r per target column on the test rows; the median over columns
     (NaN-ignoring, xarray's default) as ``raw``, the per-voxel r and the chosen alpha. Fitted from the Gram matrix
     of the stimuli (:func:`brainpipe.neural.gram_fit.fit_predict_gram`: Brain-Score's dual form, numpy only)."""
+    X_train, X_test = np.asarray(X_train), np.asarray(X_test)
+    X = np.concatenate([X_train, X_test]).reshape(len(X_train) + len(X_test), -1)
+    return ridgecv_train_then_test(X, len(X_train), Y_train, Y_test, alphas)
+
+
+def ridgecv_train_then_test(X, n_train: int, Y_train, Y_test, alphas) -> dict:
+    """:func:`ridgecv_split_subject` of ``X``'s first ``n_train`` rows (train) and the rest (test), as one (n,
+    features) array: a caller that reads the rows in that order needs no second copy of them."""
     from brainpipe.neural.gram_fit import cpu_gram, fit_predict_gram
     from brainpipe.neural.stats import pearson_columns
 
-    X_train, X_test = np.asarray(X_train), np.asarray(X_test)
-    n_train = len(X_train)
-    X = np.concatenate([X_train, X_test]).reshape(n_train + len(X_test), -1)
     info = {}
     prediction = fit_predict_gram("ridgecv", cpu_gram(X), np.arange(n_train), np.arange(n_train, len(X)),
                                   np.concatenate([np.asarray(Y_train), np.asarray(Y_test)]),
