@@ -16,10 +16,9 @@ images besides the shared ones, its own tau split of 1,167 test images; ``--repe
 the data set joins the five files over the union of ≈ 25,000 stimuli, which is where memory goes, so the run stops
 at the prepared data and the ceilings (fetch_assembly, prepare_assembly, ceiling; no extraction of 25,000 images).
 With ``--all-stages`` the run goes on to the scores (the ≈ 25,000 images extracted once, the per-subject RidgeCV
-folds, score_layer, score); ``--regions IT`` keeps the regions whose fold fits in a small machine (IT reads
-alexnet's features.12, 9,216 units: 0.9 GB for the union; V1's features.2 and V2/V4's features.7 are 4.7 and
-6.5 GB, read whole by the fold job with per-subject copies besides: their fold memory is printed as an
-EXTRAPOLATION from the measured IT fold, not measured).
+folds, score_layer, score); ``--regions`` picks the regions scored. Each region's fold reads alexnet's layer for it
+one subject's rows at a time (V1 features.2 and V2/V4 features.7 are 4.7 and 6.5 GB for the union, a subject's
+rows a quarter of that; IT's features.12 0.9 GB).
 
 Usage::
 
@@ -27,6 +26,7 @@ Usage::
     nice .venv/bin/python perf/bench_zerbe2026_scale.py --voxels 800 --keep  # smaller, keep the folder
     nice .venv/bin/python perf/bench_zerbe2026_scale.py --persubject         # the per-subject pools' data stages
     nice .venv/bin/python perf/bench_zerbe2026_scale.py --persubject --all-stages --regions IT
+    nice .venv/bin/python perf/bench_zerbe2026_scale.py --persubject --all-stages --regions V4  # the largest layer
 
 The images are 128-pixel stand-ins (the model resizes every image to 224 pixels, so extraction costs what it costs
 for the real images, bar decoding). Timings depend on the machine's load: compare them only on a quiet one.
@@ -56,36 +56,6 @@ IDENTIFIERS = [f"Zerbe2026_fmri.{region}-{kind}" for kind in ("tau-ridgecv", "oo
 N_UNIQUE, N_PERSUBJECT_TAU_TEST = 4712, 1167
 PERSUBJECT = [f"Zerbe2026_fmri_persubject.{region}-{kind}" for kind in ("tau-ridgecv", "ood-ridgecv")
               for region in ("V1", "V2", "V4", "IT")]
-
-
-#: the per-subject pools' union: every image the model sees once (1,492 shared + 5 subjects × 4,712 own)
-N_UNION = N_REGULAR + N_OOD + 5 * N_UNIQUE
-#: alexnet's layers in the grid (config/config.yaml model_zoo.alexnet.layers: V1 features.2, V2/V4 features.7,
-#: IT features.12)
-LAYER_UNITS = {"features.2": 64 * 27 * 27, "features.7": 384 * 13 * 13, "features.12": 256 * 6 * 6}
-
-
-def fold_bound_mb(units: int, subjects_images: int = N_REGULAR + N_UNIQUE + N_OOD) -> float:
-    """What a per-subject fold job holds besides what does not grow with the layer (MB): the layer read whole
-    (N_UNION × units float32) and, for the subject being fitted, its rows copied twice (X[train], X[test], then
-    their concatenation in ridgecv_split_subject)."""
-    return (N_UNION + 2 * subjects_images) * units * 4 / 1e6
-
-
-def extrapolated_folds(declared_it: int, measured_it: int) -> str:
-    """The other regions' fold jobs from the IT fold's: measured = the IT fold's part that does not grow with the
-    layer + :func:`fold_bound_mb` of the region's layer; declared = the IT fold's ``fold_mem_mb`` (1000 + 3 × (layer
-    + target) MB, the regions' targets equal here) with 3 × the layer values' difference."""
-    rest = measured_it - fold_bound_mb(LAYER_UNITS["features.12"])
-    lines = [f"\nEXTRAPOLATION (not measured): the other regions' fold jobs, from the IT fold's measured "
-             f"{measured_it} MB (declared {declared_it}) = {rest:.0f} MB + the layer-sized part (fold_bound_mb)"]
-    for region, layer in (("V1", "features.2"), ("V2/V4", "features.7")):
-        units = LAYER_UNITS[layer]
-        grown = N_UNION * (units - LAYER_UNITS["features.12"]) * 4 / 1e6
-        needs, declared = rest + fold_bound_mb(units), declared_it + 3 * grown
-        lines.append(f"  {region} ({layer}, {units:,} units, layer values {N_UNION * units * 4 / 1e9:.1f} GB): ≈ "
-                     f"{needs:,.0f} MB of ≈ {declared:,.0f} MB declared {'OVER' if needs > declared else 'ok'}")
-    return "\n".join(lines)
 
 
 def main():
@@ -147,10 +117,6 @@ def main():
         print_timings(work)
         rows = list(jobs(output, work))
         over = report(rows, f"{identifiers[0].split('.')[0]} at real size: declared mem_mb and measured peak", show="")
-        folds = [(declared, measured) for rule, declared, measured, what in rows if rule == "fit_fold" and measured]
-        if args.persubject and args.all_stages and folds and "IT" in args.regions:
-            declared_it, measured_it = max(folds, key=lambda f: f[1])
-            print(extrapolated_folds(declared_it, measured_it))
         for identifier in identifiers if scored else []:
             result = json.loads((work / "results" / "alexnet" / f"{identifier}.json").read_text())
             print(f"{identifier}: score {result['score']:.4f}, raw {result['raw']:.4f}, "
