@@ -31,6 +31,8 @@ commit eee8400 (Brain-Score installs the package unpinned). **Memory**: the data
 one subject's rows at a time.
 """
 
+import time
+
 import numpy as np
 
 from ..base import Family
@@ -112,11 +114,16 @@ class Zerbe2026PerSubject(Zerbe2026):
                 if not (side == wanted).any():  # Brain-Score: "Empty {side} slice for {sub_id} ..."
                     raise ValueError(f"{name}: no {wanted} stimuli in split {split!r}")
         fits = []
-        for side, column in zip(sides, columns):
+        for name, side, column in zip(names, sides, columns):
+            started = time.perf_counter()
             train, test = np.flatnonzero(side == "train"), np.flatnonzero(side == "test")
             X = _layer_rows(activations, np.concatenate([train, test]))
             fits.append(ridgecv_train_then_test(X, len(train), Y[train][:, column], Y[test][:, column],
                                                 LAION_ALPHA_LIST))
+            # progress in the fold's log: at real size a subject takes minutes
+            print(f"{name}: {len(train)} train / {len(test)} test stimuli x {X.shape[1]} features, "
+                  f"{int(column.sum())} voxels: alpha {fits[-1]['alpha']:g}, median r {fits[-1]['raw']:.4f} "
+                  f"({time.perf_counter() - started:.1f} s)", flush=True)
             del X
         result = aggregate_subjects([f["raw"] for f in fits], self._ceilings(target, columns))
         result["alpha_per_subject"] = [f["alpha"] for f in fits]
