@@ -19,5 +19,5 @@ from .json_files import as_json, read_json, write_json
 from .netcdf import NetcdfRowWriter, opened_netcdf, read_netcdf, write_netcdf
 
 __all__ = ["STALE_AFTER_S", "DiskFullError", "NetcdfRowWriter", "as_json", "atomic_directory", "atomic_path",
-           "check_free_space", "opened_netcdf", "read_json", "read_netcdf", "redo_advice", "remove_stale_staging", "staging_prefix",
-           "write_json", "write_netcdf"]
+           "check_free_space", "opened_netcdf", "read_json", "read_netcdf", "redo_advice", "remove_stale_staging",
+           "staging_prefix", "write_json", "write_netcdf"]

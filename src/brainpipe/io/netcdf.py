@@ -1,6 +1,7 @@
 """NetCDF outputs: a DataArray written atomically (text that may be missing kept missing), read back fully (or
 opened, to read a part) with a check of the coordinates and dimensions a caller needs, and written a block of rows
-at a time when it does not fit in memory (:class:`NetcdfRowWriter`). xarray and netCDF4 are imported where arrays are read or written."""
+at a time when it does not fit in memory (:class:`NetcdfRowWriter`). xarray and netCDF4 are imported where arrays
+are read or written."""
 
 from __future__ import annotations
 

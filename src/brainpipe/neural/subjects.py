@@ -16,6 +16,7 @@ ceilings). The steps, as plain array functions:
 * :func:`ridgecv_split_subject`: RidgeCV on the train stimuli (one alpha for all voxels, sklearn's LOO choice, which
   Brain-Score's dual form ``DualRidgeCVRegression`` selects on a gram-equivalent design), Pearson r per voxel on
   the test stimuli, median over voxels (metrics/regression_correlation ``dual_ridgecv_split``);
+  :func:`ridgecv_train_then_test` the same on one array of the train rows then the test rows;
 * :func:`aggregate_subjects`: score = mean over subjects of each subject's ceiled score, raw = NaN-ignoring mean of
   the subjects' raw values, ceiling = mean of their ceilings, ceiling error = their SEM (ddof 1);
 * :func:`pairwise_cka_ceiling`: the mean unbiased linear CKA over subject pairs i < j and its SEM over pairs
