@@ -201,10 +201,10 @@ def task_inputs(paths) -> dict:
     fitting features and stimulus set), ``test_stimuli``, ``base`` and ``base_stimuli`` (Kato2026's base
     condition), ``human`` (odd_one_out's triplets, or the truth a label set is taken from).
 
-    ``features`` is opened without reading its values (:func:`open_lazily`): the label task reads ImageNet-C's
-    1,000,000 × 1000 logits (4 GB) a block of presentations at a time; :func:`run_task` loads it whole for the
-    other tasks."""
-    from brainpipe.io import read_netcdf
+    ``features`` is opened without reading its values (:func:`brainpipe.io.open_netcdf`): the label task reads
+    ImageNet-C's 1,000,000 × 1000 logits (4 GB) a block of presentations at a time; :func:`run_task` loads it whole
+    for the other tasks."""
+    from brainpipe.io import open_netcdf, read_netcdf
 
     def table(name):
         from brainpipe.data.stimuli import CSV_NAME
@@ -217,7 +217,7 @@ def task_inputs(paths) -> dict:
     def features(name):
         return read_netcdf(paths[name], required_coords=("stimulus_id",))
 
-    inputs = {"features": open_lazily(paths["features"], required_coords=("stimulus_id",))}
+    inputs = {"features": open_netcdf(paths["features"], required_coords=("stimulus_id",))}
     if "fitting" in paths:
         inputs.update(fitting_features=features("fitting"), fitting_table=table("fitting_stimuli"))
     if "test_stimuli" in paths:
@@ -228,27 +228,6 @@ def task_inputs(paths) -> dict:
         inputs["human"] = features("human")
         inputs["human"].attrs["source"] = paths["human"]
     return inputs
-
-
-def open_lazily(path, required_coords=()) -> xr.DataArray:
-    """A NetCDF DataArray opened with its coordinates read and its values left on disk until indexed (each
-    ``.isel(...).values`` reads just those rows), with :func:`brainpipe.io.read_netcdf`'s checks and errors. The
-    file stays open as long as the array is referenced."""
-    from pathlib import Path
-
-    from brainpipe.io import read_netcdf
-
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: file not found")
-    try:
-        array = xr.open_dataarray(path)
-    except Exception:  # a corrupt file: read_netcdf raises its error (the same message as any stage's read)
-        return read_netcdf(path, required_coords=required_coords)
-    if any(name not in array.coords for name in required_coords):
-        array.close()
-        return read_netcdf(path, required_coords=required_coords)  # its error names every missing coordinate
-    return array
 
 
 def _in_table_order(features: xr.DataArray, table: pd.DataFrame) -> xr.DataArray:

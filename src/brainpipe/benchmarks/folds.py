@@ -155,7 +155,7 @@ def representational_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
 def plugin_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
     """A plugin's ``compare()`` on the layer's activations in the target's order (one fold); with normalisation
     'own' the plugin ceils it itself (per subject, then averaged) and returns its ``score``."""
-    from brainpipe.io import opened_netcdf, read_netcdf
+    from brainpipe.io import open_netcdf, read_netcdf
     from brainpipe.neural.metrics import align
 
     from .custom import checked_result
@@ -165,7 +165,7 @@ def plugin_fold(benchmark, job: FoldJob) -> tuple[dict, list[str]]:
     where = benchmark.family.origin
     # The layer is opened, not read: the plugin reads what it uses, in the target's order, once (reading it whole
     # and then reordering held it twice), or a part at a time (a per-subject pool reads one subject's rows).
-    with opened_netcdf(job.source, required_coords=("stimulus_id",)) as source:
+    with open_netcdf(job.source, required_coords=("stimulus_id",)) as source:
         compared = checked_result(benchmark.family.plugin.compare(align(source, target), target),
                                   ("raw", "error", "score"), where, "compare")
     result = {"fold": 0, "value": compared["raw"], "plugin_error": compared.get("error"),

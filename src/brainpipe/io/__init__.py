@@ -16,8 +16,8 @@ numpy, pandas and xarray are imported where arrays are read or written: a job th
 from .atomic import (STALE_AFTER_S, DiskFullError, atomic_directory, atomic_path, check_free_space, redo_advice,
                      remove_stale_staging, staging_prefix)
 from .json_files import as_json, read_json, write_json
-from .netcdf import NetcdfRowWriter, opened_netcdf, read_netcdf, write_netcdf
+from .netcdf import NetcdfRowWriter, open_netcdf, read_netcdf, write_netcdf
 
 __all__ = ["STALE_AFTER_S", "DiskFullError", "NetcdfRowWriter", "as_json", "atomic_directory", "atomic_path",
-           "check_free_space", "opened_netcdf", "read_json", "read_netcdf", "redo_advice", "remove_stale_staging",
+           "check_free_space", "open_netcdf", "read_json", "read_netcdf", "redo_advice", "remove_stale_staging",
            "staging_prefix", "write_json", "write_netcdf"]

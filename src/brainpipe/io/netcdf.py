@@ -5,7 +5,6 @@ are read or written."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,32 +56,33 @@ def read_netcdf(path, required_coords=(), required_dims=()):
 
     Raises one ValueError naming the file and every missing coordinate or dimension.
     """
-    with opened_netcdf(path, required_coords, required_dims) as array:
+    with open_netcdf(path, required_coords, required_dims) as array:
         return _loaded(array, path)
 
 
-@contextmanager
-def opened_netcdf(path, required_coords=(), required_dims=()):
-    """The NetCDF DataArray at ``path``, open but not read, checked as :func:`read_netcdf` checks it: within the
-    block, a selection reads only its own values from the file, and reading the whole array reads it once (xarray
-    keeps what it read). For a job that needs a few rows of a large layer at a time (a per-subject pool's subject
-    of five: brainpipe.benchmarks.families.zerbe2026_persubject): the file is closed when the block ends."""
+def open_netcdf(path, required_coords=(), required_dims=()):
+    """The NetCDF DataArray at ``path``, open but not read, checked as :func:`read_netcdf` checks it (the same
+    errors): a selection reads only its own values from the file (``.isel(presentation=rows).values``), and reading
+    the whole array reads it once (xarray keeps what it read). For a job that needs a part of a large file at a
+    time: ImageNet-C's logits a block of rows at a time (the label task), a per-subject pool's layer one subject's
+    rows at a time (a plugin's fold). The file stays open until the array is closed: ``with open_netcdf(path) as
+    array:`` closes it at the block's end."""
     import xarray as xr
 
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: file not found")
     try:
-        opened = xr.open_dataarray(path)
+        array = xr.open_dataarray(path)
     except Exception as error:  # netCDF4/h5 errors come in many types; all mean the same to the user
         raise _unreadable(path, error) from None
-    with opened as array:
-        missing = [f"coordinate '{name}'" for name in required_coords if name not in array.coords]
-        missing += [f"dimension '{name}'" for name in required_dims if name not in array.dims]
-        if missing:
-            raise ValueError(f"{path}: missing {', '.join(missing)} (has dims {list(array.dims)}, coords "
-                             f"{sorted(array.coords)})")
-        yield array
+    missing = [f"coordinate '{name}'" for name in required_coords if name not in array.coords]
+    missing += [f"dimension '{name}'" for name in required_dims if name not in array.dims]
+    if missing:
+        array.close()
+        raise ValueError(f"{path}: missing {', '.join(missing)} (has dims {list(array.dims)}, coords "
+                         f"{sorted(array.coords)})")
+    return array
 
 
 def _loaded(array, path):

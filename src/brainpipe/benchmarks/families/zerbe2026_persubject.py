@@ -135,7 +135,7 @@ class Zerbe2026PerSubject(Zerbe2026):
 
 def _layer_rows(activations, rows):
     """The layer's values at presentations ``rows``, one row per presentation. Read one subject at a time: the
-    fold job opens the layer without reading it (brainpipe.io.opened_netcdf), and the union's layer is about five
+    fold job opens the layer without reading it (brainpipe.io.open_netcdf), and the union's layer is about five
     times a subject's rows (alexnet's features.2 on the real pools: 4.7 GB against 1.2 GB)."""
     values = activations.isel(presentation=rows).transpose("presentation", ...).values
     return values.reshape(len(values), -1)
