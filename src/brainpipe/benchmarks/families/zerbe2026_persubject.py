@@ -124,7 +124,7 @@ class Zerbe2026PerSubject(Zerbe2026):
             print(f"{name}: {len(train)} train / {len(test)} test stimuli x {X.shape[1]} features, "
                   f"{int(column.sum())} voxels: alpha {fits[-1]['alpha']:g}, median r {fits[-1]['raw']:.4f} "
                   f"({time.perf_counter() - started:.1f} s)", flush=True)
-            del X
+            del X  # before the next subject's rows are read, not after: one subject's rows in memory at a time
         result = aggregate_subjects([f["raw"] for f in fits], self._ceilings(target, columns))
         result["alpha_per_subject"] = [f["alpha"] for f in fits]
         result["stimuli_per_subject"] = {name: [int((side == "train").sum()), int((side == "test").sum())]
